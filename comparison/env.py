@@ -1,0 +1,34 @@
+"""The one place that reads the process environment. Settings import from here."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def text(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def listing(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = flag("MCP_COMPARE_DEBUG", False)
+SECRET_KEY = text("MCP_COMPARE_SECRET_KEY", "")
+ALLOWED_HOSTS = listing("MCP_COMPARE_ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = listing("MCP_COMPARE_CSRF_TRUSTED_ORIGINS", "")
+#: SQLite in the project folder unless DATABASE_URL names another database (e.g. PostgreSQL).
+DATABASE_URL = text("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+REGISTER_DIRS = listing("MCP_COMPARE_REGISTER_DIRS", str(BASE_DIR / "registers" / "data"))
+STATIC_ROOT = text("MCP_COMPARE_STATIC_ROOT", str(BASE_DIR / "staticfiles"))
+LOG_LEVEL = text("MCP_COMPARE_LOG_LEVEL", "INFO")

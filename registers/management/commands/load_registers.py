@@ -1,0 +1,31 @@
+"""manage.py load_registers [PATH ...] [--force]: parse register files and load them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from registers.loader import RegisterLoadError, load_registers
+
+
+class Command(BaseCommand):
+    help = "Load register Markdown files (or directories of them) into the database, in one transaction."
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="*", help="Register files or directories (default: the shipped registers).")
+        parser.add_argument("--force", action="store_true", help="Reload files whose content has not changed.")
+
+    def handle(self, *args, **options):
+        paths = [Path(p) for p in (options["paths"] or settings.REGISTER_DIRS)]
+        try:
+            report = load_registers(paths, force=options["force"])
+        except RegisterLoadError as error:
+            raise CommandError(f"nothing loaded: {error}") from None
+        if options["verbosity"] >= 2:
+            for path in report.skipped_files:
+                self.stdout.write(f"skipped (not a register): {path}")
+            for slug in report.unchanged_registers:
+                self.stdout.write(f"unchanged: {slug}")
+        self.stdout.write(self.style.SUCCESS(report.summary()))

@@ -1,0 +1,285 @@
+"""Registers in the database: Register, Row, Label, RevisionSupport, HostNote, Citation.
+
+HTML fields are rendered once at load (registers.rendering) and stored beside their Markdown
+source; templates print them without rendering anything per request.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.urls import reverse
+
+from . import vocabulary as vocab
+
+PROVENANCE = {
+    vocab.FROM_WHERE_CELL: "stated in the Where cell",
+    vocab.FROM_LABEL: "from a revision label",
+    vocab.INFERRED: "inferred from the revision labels",
+}
+
+
+def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(value, value) for value in values]
+
+
+class Register(models.Model):
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=300)
+    title_html = models.TextField(blank=True)
+    description = models.TextField(blank=True)
+    tags = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=50, blank=True)
+    created = models.DateTimeField(null=True, blank=True)
+    last_updated = models.DateTimeField(null=True, blank=True)
+    increment = models.PositiveIntegerField(default=1)
+    subject = models.CharField(max_length=100, blank=True, help_text="The status-column subject, e.g. mcpx.")
+    subject_commit = models.CharField(max_length=40, blank=True)
+    intro = models.TextField(blank=True)
+    intro_html = models.TextField(blank=True)
+    prefix = models.CharField(max_length=50, blank=True)
+    source_path = models.CharField(max_length=1000, blank=True)
+    content_hash = models.CharField(max_length=64, blank=True)
+    warnings = models.JSONField(default=list, blank=True, help_text="[{line, message}] kept from the parser.")
+    loaded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("registers:register_detail", args=[self.slug])
+
+
+class RowQuerySet(models.QuerySet):
+    """Chainable reads over rows; registers.filters composes them from query parameters."""
+
+    def in_registers(self, slugs: list[str]) -> RowQuerySet:
+        return self.filter(register__slug__in=slugs)
+
+    def exists_in(self, revision: str) -> RowQuerySet:
+        return self.filter(support__revision=revision, support__state__in=[vocab.EXISTS, vocab.DEPRECATED])
+
+    def absent_in(self, revision: str) -> RowQuerySet:
+        return self.filter(support__revision=revision, support__state=vocab.ABSENT)
+
+    def unknown_in(self, revision: str) -> RowQuerySet:
+        return self.filter(support__revision=revision, support__state=vocab.UNKNOWN)
+
+    def introduced_in(self, revision: str) -> RowQuerySet:
+        return self.filter(introduced_in=revision)
+
+    def removed_or_deprecated_in(self, revision: str) -> RowQuerySet:
+        return self.filter(models.Q(removed_in=revision) | models.Q(deprecated_in=revision))
+
+    def host_mentioned(self, host: str) -> RowQuerySet:
+        return self.filter(host_notes__host=host)
+
+    def host_in_state(self, host: str, state: str) -> RowQuerySet:
+        return self.filter(host_notes__host=host, host_notes__state=state)
+
+    def with_label(self, text: str) -> RowQuerySet:
+        return self.filter(labels__text=text)
+
+    def with_status(self, verdict: str) -> RowQuerySet:
+        return self.filter(status_verdict=verdict)
+
+    def with_value(self, value: str) -> RowQuerySet:
+        if value == "negative":
+            return self.filter(value_sign="−")
+        return self.filter(value_sign="+", value_level=value)
+
+    def with_effort(self, effort: str) -> RowQuerySet:
+        return self.filter(effort=effort)
+
+    def with_risk(self, risk: str) -> RowQuerySet:
+        return self.filter(risk=risk)
+
+    def search(self, text: str) -> RowQuerySet:
+        query = self
+        for word in text.lower().split()[:8]:
+            query = query.filter(search_text__contains=word)
+        return query
+
+    def for_listing(self) -> RowQuerySet:
+        return self.select_related("register").prefetch_related(
+            models.Prefetch("labels", queryset=Label.objects.order_by("order")),
+            models.Prefetch("support", queryset=RevisionSupport.objects.order_by("revision")),
+        )
+
+    def for_matrix(self) -> RowQuerySet:
+        return self.for_listing().prefetch_related(
+            models.Prefetch("host_notes", queryset=HostNote.objects.order_by("order")),
+        )
+
+
+class Row(models.Model):
+    register = models.ForeignKey(Register, on_delete=models.CASCADE, related_name="rows")
+    row_id = models.CharField(max_length=20, db_index=True)
+    order = models.PositiveIntegerField()
+    line = models.PositiveIntegerField(default=0, help_text="Line of the row in the register file.")
+    title = models.TextField()
+    title_html = models.TextField(blank=True)
+    # Summary-table cells, verbatim Markdown, and their rendered HTML.
+    difference = models.TextField(blank=True)
+    difference_html = models.TextField(blank=True)
+    labels_cell = models.TextField(blank=True)
+    where_cell = models.TextField(blank=True)
+    where_html = models.TextField(blank=True)
+    status_cell = models.TextField(blank=True)
+    status_html = models.TextField(blank=True)
+    value_cell = models.CharField(max_length=100, blank=True)
+    effort_cell = models.CharField(max_length=10, blank=True)
+    risk_cell = models.CharField(max_length=10, blank=True)
+    # Parsed cells.
+    status_verdict = models.CharField(max_length=10, blank=True, db_index=True)
+    status_broken = models.BooleanField(default=False)
+    status_note = models.TextField(blank=True)
+    value_sign = models.CharField(max_length=1, blank=True)
+    value_level = models.CharField(max_length=50, blank=True)
+    effort = models.CharField(max_length=2, blank=True, choices=_choices(vocab.EFFORT_SIZES))
+    risk = models.CharField(max_length=4, blank=True, choices=_choices(vocab.RISK_LEVELS))
+    introduced_in = models.CharField(max_length=10, blank=True, db_index=True)
+    removed_in = models.CharField(max_length=10, blank=True)
+    deprecated_in = models.CharField(max_length=10, blank=True)
+    has_table_row = models.BooleanField(default=True)
+    # Section fields: [{key, name, text, html, line}] in register order.
+    fields = models.JSONField(default=list, blank=True)
+    issue_refs = models.JSONField(default=list, blank=True)
+    wire_refs = models.JSONField(default=list, blank=True)
+    search_text = models.TextField(blank=True, help_text="Lower-cased text of the whole row, for search.")
+    content_hash = models.CharField(max_length=64)
+
+    objects = RowQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["register__title", "order"]
+        constraints = [models.UniqueConstraint(fields=["register", "row_id"], name="unique_row_per_register")]
+
+    def __str__(self) -> str:
+        return f"{self.row_id} {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("registers:row_detail", args=[self.register.slug, self.row_id])
+
+    def field(self, key: str) -> dict | None:
+        return next((f for f in self.fields if f["key"] == key), None)
+
+    def host_cells(self) -> list[tuple[str, str, HostNote | None]]:
+        """(host key, host name, note or None) for every host, from the prefetched notes."""
+        notes = {note.host: note for note in self.host_notes.all()}
+        return [(key, vocab.HOST_NAMES[key], notes.get(key)) for key in vocab.HOSTS]
+
+    @property
+    def status_symbol(self) -> str:
+        return vocab.STATUS_LABELS.get(self.status_verdict, "")
+
+    @property
+    def value_display(self) -> str:
+        return f"{self.value_sign} {self.value_level}".strip()
+
+
+class Label(models.Model):
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="labels")
+    order = models.PositiveIntegerField()
+    text = models.CharField(max_length=200, db_index=True)
+    kind = models.CharField(max_length=10, choices=_choices(vocab.LABEL_KINDS))
+    revision = models.CharField(max_length=10, blank=True)
+    verb = models.CharField(max_length=12, blank=True)
+    host = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["row", "order"]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class RevisionSupport(models.Model):
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="support")
+    revision = models.CharField(max_length=10, choices=_choices(vocab.REVISIONS))
+    state = models.CharField(max_length=10, choices=_choices(vocab.SUPPORT_STATES))
+    note = models.TextField(blank=True)
+    source = models.CharField(max_length=10, blank=True, help_text="where (the cell), label, inferred, or empty.")
+
+    class Meta:
+        ordering = ["row", "revision"]
+        constraints = [models.UniqueConstraint(fields=["row", "revision"], name="one_support_per_revision")]
+        indexes = [models.Index(fields=["revision", "state"])]
+
+    def __str__(self) -> str:
+        return f"{self.row.row_id} {self.revision}: {self.state}"
+
+    @property
+    def short_revision(self) -> str:
+        return vocab.REVISION_SHORT[self.revision]
+
+    @property
+    def provenance(self) -> str:
+        return PROVENANCE.get(self.source, "the register does not say")
+
+
+class HostNote(models.Model):
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="host_notes")
+    host = models.CharField(max_length=20, choices=_choices(vocab.HOSTS))
+    order = models.PositiveIntegerField()
+    state = models.CharField(max_length=10, choices=_choices(vocab.HOST_STATES))
+    state_source = models.CharField(max_length=10, blank=True, help_text="label, where, status, or empty.")
+    where = models.JSONField(default=list, blank=True)
+    statements = models.JSONField(default=list, blank=True, help_text="[{text, html}]")
+    citation_orders = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["row", "order"]
+        constraints = [models.UniqueConstraint(fields=["row", "host"], name="one_note_per_host")]
+
+    def __str__(self) -> str:
+        return f"{self.row.row_id} {self.host}: {self.state}"
+
+    @property
+    def host_name(self) -> str:
+        return vocab.HOST_NAMES.get(self.host, self.host)
+
+
+class Citation(models.Model):
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="citations")
+    order = models.PositiveIntegerField()
+    field = models.CharField(max_length=100, blank=True, help_text="The section field the citation stands in.")
+    raw = models.TextField()
+    kind = models.CharField(max_length=20)
+    path = models.CharField(max_length=1000, blank=True)
+    line_start = models.PositiveIntegerField(null=True, blank=True)
+    line_end = models.PositiveIntegerField(null=True, blank=True)
+    quote = models.TextField(blank=True)
+    quote_style = models.CharField(max_length=10, blank=True)
+    note = models.TextField(blank=True)
+    url = models.URLField(max_length=2000, blank=True)
+    web_url = models.URLField(max_length=2000, blank=True)
+    host = models.CharField(max_length=20, blank=True)
+    wire_ids = models.JSONField(default=list, blank=True)
+    continuation = models.BooleanField(default=False)
+    # Filled in by citation verification (a later stage); empty means never verified.
+    verdict = models.CharField(max_length=20, blank=True)
+    verified_commit = models.CharField(max_length=40, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["row", "order"]
+
+    def __str__(self) -> str:
+        return self.raw[:80]
+
+    @property
+    def locator(self) -> str:
+        if self.kind == "wire":
+            return "wire " + ", ".join(self.wire_ids)
+        target = self.path or self.url
+        if self.line_start is None:
+            return target
+        if self.kind == "url":
+            lines = f"L{self.line_start}" + (f"–L{self.line_end}" if self.line_end else "")
+            return f"{target} {lines}"
+        if self.line_end and self.line_end != self.line_start:
+            return f"{target}:{self.line_start}-{self.line_end}"
+        return f"{target}:{self.line_start}"

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+app_name = "registers"
+
+urlpatterns = [
+    path("", views.row_list, name="row_list"),
+    path("matrix/", views.matrix, name="matrix"),
+    path("registers/", views.register_list, name="register_list"),
+    path("registers/<slug:slug>/", views.register_detail, name="register_detail"),
+    path("registers/<slug:slug>/<str:row_id>/", views.row_detail, name="row_detail"),
+    path("rows/<str:row_id>/", views.row_by_id, name="row_by_id"),
+]

@@ -1,0 +1,124 @@
+"""Register pages. Views are thin: parse the request (registers.filters), read, render one template;
+an htmx request gets the page's own partial instead of the whole page."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET
+
+from . import filters
+from . import vocabulary as vocab
+from .models import Register, Row
+
+PAGE_SIZE = 100
+
+
+def _template(request, name: str, partial: str) -> str:
+    return f"{name}#{partial}" if getattr(request, "htmx", False) else name
+
+
+def _with_permalink(request, response: TemplateResponse, row_filter: filters.RowFilter) -> TemplateResponse:
+    """An htmx filter change pushes the canonical URL of the new state (defaults left out)."""
+    if getattr(request, "htmx", False) and not request.GET.get("page"):
+        response["HX-Push-Url"] = request.path + row_filter.querystring()
+    return response
+
+
+def _page(request, rows):
+    paginator = Paginator(rows, PAGE_SIZE)
+    return paginator.get_page(request.GET.get("page"))
+
+
+def _filter_context(request, row_filter: filters.RowFilter) -> dict:
+    return {
+        "filter": row_filter,
+        "facets": filters.facets(row_filter),
+        "rev_modes": filters.REV_MODES,
+        "host_modes": filters.HOST_MODES,
+        "revisions": vocab.REVISIONS,
+        "hosts": [(key, vocab.HOST_NAMES[key]) for key in vocab.HOSTS],
+    }
+
+
+@require_GET
+def row_list(request) -> TemplateResponse:
+    row_filter = filters.parse(request.GET)
+    rows = filters.apply(row_filter).for_listing().order_by("register__title", "order")
+    context = _filter_context(request, row_filter) | {"page": _page(request, rows)}
+    response = TemplateResponse(request, _template(request, "registers/row_list.html", "results"), context)
+    return _with_permalink(request, response, row_filter)
+
+
+@require_GET
+def matrix(request) -> TemplateResponse:
+    row_filter = filters.parse(request.GET)
+    rows = filters.apply(row_filter).for_matrix().order_by("register__title", "order")
+    context = _filter_context(request, row_filter) | {"page": _page(request, rows)}
+    response = TemplateResponse(request, _template(request, "registers/matrix.html", "results"), context)
+    return _with_permalink(request, response, row_filter)
+
+
+@require_GET
+def register_list(request) -> TemplateResponse:
+    registers = Register.objects.annotate(row_count=Count("rows")).order_by("title")
+    return TemplateResponse(request, "registers/register_list.html", {"registers": registers})
+
+
+@require_GET
+def register_detail(request, slug: str) -> TemplateResponse:
+    register = get_object_or_404(Register, slug=slug)
+    rows = register.rows.for_listing().order_by("order")
+    verdicts = dict(
+        register.rows.values_list("status_verdict").annotate(n=Count("pk")).values_list("status_verdict", "n")
+    )
+    context = {
+        "register": register,
+        "rows": rows,
+        "verdict_counts": [(vocab.STATUS_LABELS[key], verdicts.get(key, 0)) for key in filters.STATUS_CHOICES],
+    }
+    return TemplateResponse(request, "registers/register_detail.html", context)
+
+
+@require_GET
+def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
+    row = get_object_or_404(
+        Row.objects.select_related("register").prefetch_related("labels", "support", "host_notes", "citations"),
+        register__slug=slug,
+        row_id=row_id,
+    )
+    siblings = Row.objects.filter(register=row.register)
+    previous_row = siblings.filter(order__lt=row.order).order_by("-order").only("row_id", "title").first()
+    next_row = siblings.filter(order__gt=row.order).order_by("order").only("row_id", "title").first()
+    citations = list(row.citations.all())
+    host_notes = [
+        {"note": note, "citations": [citations[i] for i in note.citation_orders if i < len(citations)]}
+        for note in row.host_notes.all()
+    ]
+    context = {
+        "row": row,
+        "register": row.register,
+        "fields": [f for f in row.fields if f["key"] != "sources"],
+        "sources": row.field("sources"),
+        "citations": citations,
+        "host_notes": host_notes,
+        "previous_row": previous_row,
+        "next_row": next_row,
+    }
+    return TemplateResponse(request, "registers/row_detail.html", context)
+
+
+@require_GET
+def row_by_id(request, row_id: str):
+    """Rows cite each other by ID across registers; IDs are unique across a register set."""
+    row = Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title").first()
+    if row is None:
+        raise Http404(f"No loaded register has a row {row_id}.")
+    return redirect(row.get_absolute_url())
+
+
+def not_found(request, exception=None):
+    return render(request, "404.html", {"message": str(exception) if exception else ""}, status=404)

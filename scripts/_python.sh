@@ -1,0 +1,45 @@
+# Shared by scripts/start.sh and scripts/test.sh: find a Python >= 3.12 (Django 6.1 needs it)
+# and keep the project's virtual environment in .venv up to date with a requirements file.
+
+find_python() {
+  local candidate
+  for candidate in "${PYTHON:-}" python3.13 python3.12 python3 \
+      /root/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.12*/bin/python3 \
+      /usr/local/bin/python3.13 /usr/local/bin/python3.12; do
+    [ -n "$candidate" ] || continue
+    if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' >/dev/null 2>&1; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  echo "error: no Python 3.12 or newer found; set PYTHON=/path/to/python3.12" >&2
+  return 1
+}
+
+ensure_venv() {
+  local requirements="$1"
+  if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)'; then
+    rm -rf .venv
+    "$(find_python)" -m venv .venv
+  fi
+  # Reinstall only when the requirements changed since the last install.
+  local stamp=".venv/.installed-$(basename "$requirements")"
+  if [ ! -f "$stamp" ] || ! cmp -s "$stamp" <(cat requirements*.txt); then
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    cat requirements*.txt > "$stamp"
+  fi
+}
+
+ensure_chromium() {
+  if [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+    return 0
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing Debian's chromium for the browser tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "error: the browser tests need Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium)" >&2
+    return 1
+  fi
+}

@@ -1,0 +1,165 @@
+"""The loader and `manage.py load_registers`: idempotent, in place, removals, all-or-nothing."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from registers.loader import RegisterLoadError, load_registers
+from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row
+from tests.register_text import register_text
+
+pytestmark = pytest.mark.django_db
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def snapshot() -> dict:
+    """Everything the loader writes, in a comparable form."""
+    return {
+        "registers": list(Register.objects.order_by("slug").values_list("slug", "content_hash", "title")),
+        "rows": list(Row.objects.order_by("register__slug", "row_id").values_list("row_id", "content_hash", "title")),
+        "labels": Label.objects.count(),
+        "support": RevisionSupport.objects.count(),
+        "hosts": HostNote.objects.count(),
+        "citations": Citation.objects.count(),
+    }
+
+
+def test_loads_the_shipped_registers(loaded):
+    assert loaded.created == 19 + 8 + 16
+    assert sorted(loaded.registers) == ["content-types", "failure-gap", "prompts"]
+    assert Row.objects.count() == 43
+    assert RevisionSupport.objects.count() == 43 * 5
+    ct13 = Row.objects.get(row_id="CT-13")
+    assert ct13.fields[0]["key"] == "what"
+    assert "<code>" in ct13.fields[0]["html"]
+    assert ct13.citations.filter(kind="wire").get().wire_ids == ["W21"]
+    page = Citation.objects.filter(kind="spec-page").first()
+    assert page.web_url.startswith("https://modelcontextprotocol.io/specification/20")
+    assert not page.web_url.endswith(".mdx")
+
+
+def test_reload_is_idempotent(loaded, shipped_dir):
+    before = snapshot()
+    again = load_registers([shipped_dir])
+    assert (again.created, again.updated, again.removed, again.unchanged) == (0, 0, 0, 43)
+    assert snapshot() == before
+    forced = load_registers([shipped_dir], force=True)
+    assert (forced.created, forced.updated, forced.removed) == (0, 43, 0)
+    assert snapshot() == before
+
+
+def test_update_in_place_and_removal(tmp_path):
+    path = write(tmp_path, "test-register.md", register_text(4))
+    load_registers([path])
+    original = {row.row_id: row.pk for row in Row.objects.all()}
+
+    changed = register_text(3, titles={"TT-02": "a new difference"})
+    write(tmp_path, "test-register.md", changed)
+    report = load_registers([path])
+    assert (report.created, report.updated, report.unchanged, report.removed) == (0, 1, 2, 1)
+    rows = {row.row_id: row for row in Row.objects.all()}
+    assert set(rows) == {"TT-01", "TT-02", "TT-03"}
+    assert rows["TT-02"].pk == original["TT-02"], "updated in place, not recreated"
+    assert rows["TT-02"].difference == "a new difference"
+    assert not Label.objects.filter(row_id=original["TT-04"]).exists()
+
+
+def test_failing_load_changes_nothing(tmp_path, loaded, shipped_dir):
+    before = snapshot()
+    good = write(tmp_path, "good.md", register_text(2, prefix="GD"))
+    broken = write(tmp_path, "zz-broken.md", register_text(2, prefix="BR").replace("| + high |", "| plenty |"))
+    with pytest.raises(RegisterLoadError) as caught:
+        load_registers([good, broken])
+    assert str(broken) in str(caught.value)
+    assert ":20: BR-01: expected the value cell" in str(caught.value)
+    assert snapshot() == before
+
+
+def test_failure_inside_the_transaction_rolls_back(tmp_path, loaded, monkeypatch):
+    """A database error midway (after earlier registers were written) leaves nothing behind."""
+    from registers import loader
+
+    before = snapshot()
+    first = write(tmp_path, "a-first.md", register_text(2, prefix="AA"))
+    second = write(tmp_path, "b-second.md", register_text(2, prefix="BB"))
+    real_fill = loader._fill_register
+    calls = []
+
+    def fill_then_fail(register, doc, renderer):
+        calls.append(doc.slug)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        real_fill(register, doc, renderer)
+
+    monkeypatch.setattr(loader, "_fill_register", fill_then_fail)
+    with pytest.raises(RuntimeError):
+        load_registers([first, second])
+    assert calls == ["a-first", "b-second"]
+    assert snapshot() == before
+
+
+def test_directory_skips_documents_that_are_not_registers(tmp_path):
+    write(tmp_path, "README.md", "# Registers\n\nThe legend.\n")
+    write(tmp_path, "essay.md", "# Stateless\n\n```\ncreated: 2026\n```\n\nProse only.\n")
+    write(tmp_path, "real.md", register_text(2))
+    report = load_registers([tmp_path])
+    assert report.registers == ["real"]
+    assert sorted(Path(p).name for p in report.skipped_files) == ["README.md", "essay.md"]
+
+
+def test_duplicate_slug_and_missing_path(tmp_path):
+    one = tmp_path / "a"
+    two = tmp_path / "b"
+    one.mkdir()
+    two.mkdir()
+    write(one, "same.md", register_text(1))
+    write(two, "same.md", register_text(1))
+    with pytest.raises(RegisterLoadError, match="slug 'same'"):
+        load_registers([one, two])
+    with pytest.raises(RegisterLoadError, match="no such file"):
+        load_registers([tmp_path / "missing.md"])
+    assert Register.objects.count() == 0
+
+
+def test_command_prints_counts_and_fails_cleanly(tmp_path, shipped_dir):
+    out = StringIO()
+    call_command("load_registers", str(shipped_dir), stdout=out)
+    assert "3 register(s): 43 created, 0 updated, 0 unchanged, 0 removed" in out.getvalue()
+    out = StringIO()
+    call_command("load_registers", stdout=out)
+    assert "0 created, 0 updated, 43 unchanged, 0 removed" in out.getvalue()
+    broken = write(tmp_path, "broken.md", register_text(1).replace("increment:    1", "increment:    x"))
+    with pytest.raises(CommandError, match=r"nothing loaded: .*broken\.md:6: `increment:` expected a whole number"):
+        call_command("load_registers", str(broken))
+    assert Row.objects.count() == 43
+
+
+def test_command_exit_code_from_the_shell(tmp_path):
+    import subprocess
+    import sys
+
+    broken = write(tmp_path, "broken.md", "# Title only\n")
+    project = Path(__file__).resolve().parent.parent
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=project, env=env, timeout=120, check=True)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "load_registers", str(broken)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
+    )
+    assert result.returncode != 0
+    assert f"{broken}:1: expected the front-matter block" in result.stderr
+    assert "(reached the end of the file)" in result.stderr
