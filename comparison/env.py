@@ -32,3 +32,7 @@ DATABASE_URL = text("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 REGISTER_DIRS = listing("MCP_COMPARE_REGISTER_DIRS", str(BASE_DIR / "registers" / "data"))
 STATIC_ROOT = text("MCP_COMPARE_STATIC_ROOT", str(BASE_DIR / "staticfiles"))
 LOG_LEVEL = text("MCP_COMPARE_LOG_LEVEL", "INFO")
+#: Where `sync_sources` keeps bare clones of cited repositories.
+SOURCE_CACHE_DIR = text("MCP_COMPARE_SOURCE_CACHE", str(BASE_DIR / ".source-cache"))
+#: The subject proxy's repository (local path or clone URL) for `internal/`, `docs/`, `plugin/` citations.
+SUBJECT_REPOSITORY = text("MCP_COMPARE_SUBJECT_REPOSITORY", "")

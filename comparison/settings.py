@@ -99,3 +99,60 @@ LOGGING = {
 # Serve static files straight from the app folders too, so the dashboard works without
 # collectstatic on a developer machine.
 WHITENOISE_USE_FINDERS = True
+
+SOURCE_CACHE_DIR = env.SOURCE_CACHE_DIR
+
+# Default source roots for citations; rows in the admin (Source roots) with the same key
+# override these, and further keys add roots. `YYYY-MM-DD` stands for any revision date.
+GITHUB_BLOB = "https://github.com/{repo}/blob/{{commit}}/{{path}}{{anchor}}"
+CITATION_SOURCES = [
+    {
+        "key": "spec",
+        "name": "MCP specification (modelcontextprotocol/modelcontextprotocol)",
+        "prefixes": ["schema/", "YYYY-MM-DD/", "seps/", "docs/extensions/", "docs/docs/"],
+        "path_map": [["YYYY-MM-DD/", "docs/specification/YYYY-MM-DD/"]],
+        "repository": "https://github.com/modelcontextprotocol/modelcontextprotocol.git",
+        # The registers name 046fa30, which no public snapshot holds; every spec citation in the
+        # shipped registers holds at b0f60ba (2026-08-22), and the cited files did not change
+        # between 271ecc9 (2026-07-28) and it.
+        "commit": "b0f60ba5409db7a6582440a7b473cc0398890f15",
+        "web_url": GITHUB_BLOB.format(repo="modelcontextprotocol/modelcontextprotocol"),
+    },
+    {
+        "key": "opencode-v1",
+        "name": "opencode 1.18.31",
+        "prefixes": ["v1:"],
+        "path_map": [["v1:", ""]],
+        "repository": "https://github.com/anomalyco/opencode.git",
+        "commit": "982a9044c515482e7792039be1db9c71cb572745",
+        "web_url": GITHUB_BLOB.format(repo="anomalyco/opencode"),
+    },
+    {
+        "key": "opencode-v2",
+        "name": "opencode 2.0.3",
+        "prefixes": ["v2:"],
+        "path_map": [["v2:", ""]],
+        "repository": "https://github.com/anomalyco/opencode.git",
+        "commit": "v2.0.3",
+        "web_url": GITHUB_BLOB.format(repo="anomalyco/opencode"),
+    },
+    {
+        "key": "lootbox",
+        "name": "lootbox",
+        "prefixes": [".lootbox/"],
+        "path_map": [[".lootbox/", ""]],
+        "repository": "https://github.com/jx-codes/lootbox.git",
+        "commit": "587a5a1b2694d0d00168665d8f1a536bc54e0f1a",
+        "web_url": GITHUB_BLOB.format(repo="jx-codes/lootbox"),
+        "notes": "The registers cite a fork checkout; upstream lines sit about 2 lines off.",
+    },
+    {
+        "key": "subject",
+        "name": "The subject proxy (mcpx)",
+        "prefixes": ["internal/", "docs/", "plugin/", "cmd/", "ASSESSMENT.md", "OPENCODE-V2.md", "AGENTS.md"],
+        "path_map": [],
+        "repository": env.SUBJECT_REPOSITORY,
+        "commit": "05c78b2",
+        "web_url": "",
+    },
+]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
+from .models import Citation, HostNote, Label, Register, RevisionSupport, Row, SourceRoot
 
 
 class LabelInline(admin.TabularInline):
@@ -24,7 +24,7 @@ class HostNoteInline(admin.TabularInline):
 class CitationInline(admin.TabularInline):
     model = Citation
     extra = 0
-    fields = ("order", "field", "kind", "path", "line_start", "line_end", "quote", "url", "verdict")
+    fields = ("order", "field", "kind", "path", "line_start", "line_end", "quote", "url", "verdict", "found_line")
 
 
 @admin.register(Register)
@@ -74,3 +74,9 @@ class CitationAdmin(admin.ModelAdmin):
     list_filter = ("kind", "host", "verdict", "field")
     search_fields = ("row__row_id", "path", "url", "quote")
     list_select_related = ("row",)
+
+
+@admin.register(SourceRoot)
+class SourceRootAdmin(admin.ModelAdmin):
+    list_display = ("key", "name", "repository", "commit", "enabled")
+    search_fields = ("key", "name", "repository")

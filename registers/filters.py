@@ -7,6 +7,7 @@ Every page that lists rows (list, matrix, exports) reads its state from the same
   host=<host key>        host_mode=mentioned|has|partial|lacks
   label=<label text>     status=yes|partial|no|na|acc
   value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
+  cite=drifted|moved|unverified  (rows with any such citation)
   q=<free text>
 
 Unknown values are dropped (and reported), never turned into an error page.
@@ -21,12 +22,13 @@ from django.db.models import Count
 from django.http import QueryDict
 
 from . import vocabulary as vocab
-from .models import HostNote, Label, Register, RevisionSupport, Row
+from .models import HostNote, Label, Register, RevisionSupport, Row, citation_state_q
 
 REV_MODES = ("exists", "introduced", "removed", "absent", "unknown")
 HOST_MODES = ("mentioned", "has", "partial", "lacks")
 VALUE_CHOICES = ("high", "med", "low", "negative")
 STATUS_CHOICES = ("yes", "partial", "no", "na", "acc")
+CITATION_CHOICES = ("drifted", "moved", "unverified")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class RowFilter:
     value: str = ""
     effort: str = ""
     risk: str = ""
+    cite: str = ""
     q: str = ""
     ignored: tuple[str, ...] = field(default=(), compare=False)
 
@@ -71,7 +74,7 @@ class RowFilter:
             pairs.append(("host", self.host))
             if self.host_mode != "mentioned":
                 pairs.append(("host_mode", self.host_mode))
-        for name in ("label", "status", "value", "effort", "risk", "q"):
+        for name in ("label", "status", "value", "effort", "risk", "cite", "q"):
             value = getattr(self, name)
             if value:
                 pairs.append((name, value))
@@ -107,6 +110,7 @@ def parse(query: QueryDict) -> RowFilter:
         value=pick("value", VALUE_CHOICES),
         effort=pick("effort", vocab.EFFORT_SIZES),
         risk=pick("risk", vocab.RISK_LEVELS),
+        cite=pick("cite", CITATION_CHOICES),
         q=query.get("q", "").strip()[:200],
         ignored=tuple(ignored),
     )
@@ -145,6 +149,7 @@ def apply(f: RowFilter, rows=None, *, skip: str = ""):
         "value": (f.value, lambda qs: qs.with_value(f.value)),
         "effort": (f.effort, lambda qs: qs.with_effort(f.effort)),
         "risk": (f.risk, lambda qs: qs.with_risk(f.risk)),
+        "cite": (f.cite, lambda qs: qs.with_citation_state(f.cite)),
         "q": (f.q, lambda qs: qs.search(f.q)),
     }
     for name, (active, step) in steps.items():
@@ -225,6 +230,13 @@ def facets(f: RowFilter) -> dict[str, list[FacetOption]]:
             FacetOption(choice, names.get(choice, choice), counts.get(choice, 0), getattr(f, name) == choice)
             for choice in choices
         ]
+
+    cite_counts = Row.objects.filter(pk__in=apply(f, skip="cite").values("pk")).aggregate(
+        **{choice: Count("pk", filter=citation_state_q(choice), distinct=True) for choice in CITATION_CHOICES}
+    )
+    result["cite"] = [
+        FacetOption(choice, f"any {choice}", cite_counts[choice], f.cite == choice) for choice in CITATION_CHOICES
+    ]
 
     value_counts: dict[str, int] = {}
     for sign, level, n in (

@@ -17,10 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import models
+from .citations import Citation
 from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
 from .rendering import LinkTargets, Renderer
-
-SPEC_SITE = "https://modelcontextprotocol.io/specification/"
+from .sources import SourceRoot, root_for
+from .verification import effective_roots
 
 
 class RegisterLoadError(Exception):
@@ -109,12 +110,13 @@ def load_registers(paths: list[Path], *, force: bool = False) -> LoadReport:
     changed_paths = {path for path, _ in changed}
     unchanged = [slug_from_path(str(path)) for path, _ in files if path not in changed_paths]
     renderer = Renderer(_link_targets())
+    roots = effective_roots()
     with transaction.atomic():
         if unchanged:
             report.unchanged += models.Row.objects.filter(register__slug__in=unchanged).count()
             report.unchanged_registers.extend(unchanged)
         for doc in docs:
-            _load_one(doc, renderer, report, force=force)
+            _load_one(doc, renderer, roots, report, force=force)
     report.registers = [slug_from_path(str(p)) for p, _ in files]
     return report
 
@@ -125,7 +127,9 @@ def _link_targets() -> LinkTargets:
     return LinkTargets(row=row, register=register)
 
 
-def _load_one(doc: RegisterDoc, renderer: Renderer, report: LoadReport, *, force: bool) -> None:
+def _load_one(
+    doc: RegisterDoc, renderer: Renderer, roots: list[SourceRoot], report: LoadReport, *, force: bool
+) -> None:
     register = models.Register.objects.filter(slug=doc.slug).first() or models.Register(slug=doc.slug)
     _fill_register(register, doc, renderer)
     register.save()
@@ -149,7 +153,7 @@ def _load_one(doc: RegisterDoc, renderer: Renderer, report: LoadReport, *, force
             report.updated += 1
         _fill_row(row, row_doc, renderer)
         row.save()
-        _replace_children(row, row_doc, renderer)
+        _replace_children(row, row_doc, renderer, roots)
 
 
 def _fill_register(register: models.Register, doc: RegisterDoc, renderer: Renderer) -> None:
@@ -218,7 +222,28 @@ def _fill_row(row: models.Row, doc: RowDoc, renderer: Renderer) -> None:
     ).lower()
 
 
-def _replace_children(row: models.Row, doc: RowDoc, renderer: Renderer) -> None:
+VERIFICATION_FIELDS = (
+    "verdict",
+    "verified_commit",
+    "verified_at",
+    "source_key",
+    "repo_path",
+    "found_line",
+    "verify_detail",
+    "excerpt_html",
+)
+
+
+def _citation_key(path: str, line_start, line_end, quote: str, url: str) -> tuple:
+    return (path, line_start, line_end, quote, url)
+
+
+def _replace_children(row: models.Row, doc: RowDoc, renderer: Renderer, roots: list[SourceRoot]) -> None:
+    # A citation that reads the same after a reload keeps its last verification.
+    kept = {
+        _citation_key(c.path, c.line_start, c.line_end, c.quote, c.url): {f: getattr(c, f) for f in VERIFICATION_FIELDS}
+        for c in row.citations.all()
+    }
     row.labels.all().delete()
     row.support.all().delete()
     row.host_notes.all().delete()
@@ -252,8 +277,9 @@ def _replace_children(row: models.Row, doc: RowDoc, renderer: Renderer) -> None:
         )
         for index, note in enumerate(doc.host_notes)
     )
-    models.Citation.objects.bulk_create(
-        models.Citation(
+    citations = []
+    for index, c in enumerate(doc.citations):
+        citation = models.Citation(
             row=row,
             order=index,
             field=c.field,
@@ -266,19 +292,24 @@ def _replace_children(row: models.Row, doc: RowDoc, renderer: Renderer) -> None:
             quote_style=c.quote_style,
             note=c.note,
             url=c.url,
-            web_url=web_url(c.kind, c.path, c.url),
+            web_url=web_url(c, roots),
             host=c.host or "",
             wire_ids=c.wire_ids,
             continuation=c.continuation,
         )
-        for index, c in enumerate(doc.citations)
-    )
+        for name, value in kept.get(_citation_key(c.path, c.line_start, c.line_end, c.quote, c.url), {}).items():
+            setattr(citation, name, value)
+        citations.append(citation)
+    models.Citation.objects.bulk_create(citations)
 
 
-def web_url(kind: str, path: str, url: str) -> str:
-    """A link for the citations whose public home needs no configuration."""
-    if kind == "url":
-        return url
-    if kind == "spec-page" and path.endswith(".mdx"):
-        return SPEC_SITE + path[: -len(".mdx")]
-    return ""
+def web_url(citation: Citation, roots: list[SourceRoot]) -> str:
+    """A link to the cited lines: the URL itself, or the source root's permalink template."""
+    if citation.kind == "url":
+        return citation.url
+    if not citation.path:
+        return ""
+    root = root_for(citation.path, roots)
+    if root is None:
+        return ""
+    return root.link(root.repo_path(citation.path), root.commit, citation.line_start, citation.line_end)

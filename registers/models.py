@@ -10,6 +10,7 @@ from django.db import models
 from django.urls import reverse
 
 from . import vocabulary as vocab
+from .citations import KIND_NAMES
 
 PROVENANCE = {
     vocab.FROM_WHERE_CELL: "stated in the Where cell",
@@ -50,6 +51,19 @@ class Register(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("registers:register_detail", args=[self.slug])
+
+
+FILE_CITATION_KINDS = [kind for kind in KIND_NAMES if kind not in ("url", "wire")]
+
+
+def citation_state_q(state: str) -> models.Q:
+    """Rows with any citation in `state`: drifted (incl. file missing), moved, or unverified
+    (a file citation never checked, or whose source is not configured or synced)."""
+    if state == "drifted":
+        return models.Q(citations__verdict__in=["drifted", "file missing"])
+    if state == "moved":
+        return models.Q(citations__verdict="moved")
+    return models.Q(citations__verdict__in=["", "no source"], citations__kind__in=FILE_CITATION_KINDS)
 
 
 class RowQuerySet(models.QuerySet):
@@ -95,6 +109,9 @@ class RowQuerySet(models.QuerySet):
 
     def with_risk(self, risk: str) -> RowQuerySet:
         return self.filter(risk=risk)
+
+    def with_citation_state(self, state: str) -> RowQuerySet:
+        return self.filter(citation_state_q(state))
 
     def search(self, text: str) -> RowQuerySet:
         query = self
@@ -242,6 +259,30 @@ class HostNote(models.Model):
         return vocab.HOST_NAMES.get(self.host, self.host)
 
 
+class SourceRoot(models.Model):
+    """A source root set in the admin; overrides the settings default with the same key."""
+
+    key = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=200)
+    prefixes = models.JSONField(default=list, help_text='Citation path prefixes, e.g. ["v1:"]; YYYY-MM-DD is any date.')
+    path_map = models.JSONField(
+        default=list, blank=True, help_text='[["cited prefix", "repository prefix"], …], e.g. [["v1:", ""]].'
+    )
+    repository = models.CharField(max_length=1000, blank=True, help_text="A local git directory or a clone URL.")
+    commit = models.CharField(max_length=100, blank=True, help_text="The pinned commit, tag or branch.")
+    web_url = models.CharField(
+        max_length=1000, blank=True, help_text="Link template with {commit}, {path} and {anchor} (#L1-L2)."
+    )
+    enabled = models.BooleanField(default=True)
+    notes = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.name}"
+
+
 class Citation(models.Model):
     row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="citations")
     order = models.PositiveIntegerField()
@@ -259,13 +300,19 @@ class Citation(models.Model):
     host = models.CharField(max_length=20, blank=True)
     wire_ids = models.JSONField(default=list, blank=True)
     continuation = models.BooleanField(default=False)
-    # Filled in by citation verification (a later stage); empty means never verified.
-    verdict = models.CharField(max_length=20, blank=True)
+    # Filled in by citation verification; an empty verdict means never verified.
+    verdict = models.CharField(max_length=20, blank=True, db_index=True)
     verified_commit = models.CharField(max_length=40, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
+    source_key = models.CharField(max_length=50, blank=True, help_text="The source root the path matched.")
+    repo_path = models.CharField(max_length=1000, blank=True)
+    found_line = models.PositiveIntegerField(null=True, blank=True, help_text="Where a moved quote is now.")
+    verify_detail = models.TextField(blank=True)
+    excerpt_html = models.TextField(blank=True, help_text="The cited lines with context, highlighted at verification.")
 
     class Meta:
         ordering = ["row", "order"]
+        permissions = [("verify_citations", "Can run citation verification")]
 
     def __str__(self) -> str:
         return self.raw[:80]

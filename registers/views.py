@@ -3,16 +3,20 @@ an htmx request gets the page's own partial instead of the whole page."""
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import permission_required
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from . import filters
 from . import vocabulary as vocab
-from .models import Register, Row
+from .models import Citation, Register, Row
+from .quotes import VERDICTS
+from .verification import Verifier, effective_roots, summary, verify
 
 PAGE_SIZE = 100
 
@@ -75,12 +79,35 @@ def register_detail(request, slug: str) -> TemplateResponse:
     verdicts = dict(
         register.rows.values_list("status_verdict").annotate(n=Count("pk")).values_list("status_verdict", "n")
     )
+    citation_verdicts = dict(
+        Citation.objects.filter(row__register=register)
+        .exclude(kind__in=["url", "wire"])
+        .values_list("verdict")
+        .annotate(n=Count("pk"))
+        .values_list("verdict", "n")
+    )
     context = {
         "register": register,
         "rows": rows,
         "verdict_counts": [(vocab.STATUS_LABELS[key], verdicts.get(key, 0)) for key in filters.STATUS_CHOICES],
+        "citation_counts": [(v, citation_verdicts.get(v, 0)) for v in (*VERDICTS, "")],
+        "can_verify": request.user.has_perm("registers.verify_citations"),
     }
     return TemplateResponse(request, "registers/register_detail.html", context)
+
+
+@require_POST
+@permission_required("registers.verify_citations", raise_exception=True)
+def verify_register(request, slug: str):
+    """Re-verify one register's citations against the configured sources (reads local git only)."""
+    register = get_object_or_404(Register, slug=slug)
+    checks = verify(Citation.objects.filter(row__register=register), verifier=Verifier(effective_roots()))
+    counts = summary(checks)
+    messages.success(
+        request,
+        f"Checked {len(checks)} citations: " + ", ".join(f"{n} {verdict}" for verdict, n in counts.most_common()),
+    )
+    return redirect(register.get_absolute_url())
 
 
 @require_GET

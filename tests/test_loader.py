@@ -42,9 +42,14 @@ def test_loads_the_shipped_registers(loaded):
     assert ct13.fields[0]["key"] == "what"
     assert "<code>" in ct13.fields[0]["html"]
     assert ct13.citations.filter(kind="wire").get().wire_ids == ["W21"]
-    page = Citation.objects.filter(kind="spec-page").first()
-    assert page.web_url.startswith("https://modelcontextprotocol.io/specification/20")
-    assert not page.web_url.endswith(".mdx")
+    page = Citation.objects.get(row__row_id="CT-03", path="2025-03-26/changelog.mdx")
+    assert page.web_url == (
+        "https://github.com/modelcontextprotocol/modelcontextprotocol/blob/"
+        "b0f60ba5409db7a6582440a7b473cc0398890f15/docs/specification/2025-03-26/changelog.mdx#L25"
+    )
+    schema = Citation.objects.get(row__row_id="PRM-01", path="schema/2025-03-26/schema.ts")
+    assert schema.web_url.endswith("/schema/2025-03-26/schema.ts#L599-L612")
+    assert Citation.objects.get(row__row_id="CT-19", kind="url").web_url.startswith("https://developers.cloudflare")
 
 
 def test_reload_is_idempotent(loaded, shipped_dir):

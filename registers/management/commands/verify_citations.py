@@ -1,0 +1,83 @@
+"""manage.py verify_citations: check every file citation against its source at the pinned commit."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from registers import quotes
+from registers.models import Citation
+from registers.verification import Override, Verifier, effective_roots, summary, verify
+
+
+class Command(BaseCommand):
+    help = (
+        "Verify citations: exact (quote on the cited lines), moved (quote elsewhere: new line shown), drifted "
+        "(quote not in the file), file missing, no quote (line-only citation; the line exists), no source "
+        "(not configured or not synced). Exits 1 when any citation is drifted or its file is missing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--register", action="append", default=[], help="Only this register (slug); repeatable.")
+        parser.add_argument("--row", action="append", default=[], help="Only this row ID; repeatable.")
+        parser.add_argument("--commit", default="", help="Check against this commit instead of the pinned ones.")
+        parser.add_argument(
+            "--source",
+            action="append",
+            default=[],
+            metavar="PREFIX=GITDIR[@COMMIT]",
+            help="Read one source root (its key or one of its prefixes) from a local git directory for this run.",
+        )
+        parser.add_argument("--json", action="store_true", help="Print the verdicts as JSON.")
+        parser.add_argument("--no-save", action="store_true", help="Do not store verdicts on the citations.")
+
+    def handle(self, *args, **options):
+        roots = effective_roots()
+        overrides = {key: override for key, override in (self._override(spec, roots) for spec in options["source"])}
+        citations = Citation.objects.all()
+        if options["register"]:
+            citations = citations.filter(row__register__slug__in=options["register"])
+        if options["row"]:
+            citations = citations.filter(row__row_id__in=options["row"])
+        # A re-check against another commit or another directory is a question, not a new verdict.
+        save = not (options["no_save"] or options["commit"] or overrides)
+        started = time.perf_counter()
+        checks = verify(citations, verifier=Verifier(roots, overrides=overrides, commit=options["commit"]), save=save)
+        elapsed = time.perf_counter() - started
+        counts = summary(checks)
+        if options["json"]:
+            payload = {
+                "checked": len(checks),
+                "seconds": round(elapsed, 3),
+                "counts": {verdict: counts.get(verdict, 0) for verdict in quotes.VERDICTS},
+                "citations": [check.as_dict() for check in checks],
+            }
+            self.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False))
+        else:
+            self._table(checks)
+            parts = ", ".join(f"{counts.get(v, 0)} {v}" for v in quotes.VERDICTS)
+            self.stdout.write(f"{len(checks)} citations in {elapsed:.2f} s: {parts}" + ("" if save else " (not saved)"))
+        failing = sum(counts.get(verdict, 0) for verdict in quotes.FAILING)
+        if failing:
+            raise CommandError(f"{failing} citation(s) drifted or point at a missing file", returncode=1)
+
+    def _override(self, spec: str, roots) -> tuple[str, Override]:
+        prefix, sep, target = spec.partition("=")
+        if not sep or not prefix or not target:
+            raise CommandError(f"--source expects PREFIX=GITDIR[@COMMIT], got {spec!r}")
+        git_dir, _, commit = target.partition("@")
+        matches = [root for root in roots if root.key == prefix or prefix in root.prefixes]
+        if not matches:
+            raise CommandError(f"--source {spec!r}: no source root has the key or prefix {prefix!r}")
+        if not Path(git_dir).is_dir():
+            raise CommandError(f"--source {spec!r}: {git_dir} is not a directory")
+        return matches[0].key, Override(Path(git_dir), commit)
+
+    def _table(self, checks) -> None:
+        for check in checks:
+            c = check.citation
+            where = f"now at line {check.line}" if check.verdict == quotes.MOVED else check.detail
+            self.stdout.write(f"{c.row.row_id:8} {c.locator[:70]:70} {check.verdict:12} {where}")

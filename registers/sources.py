@@ -1,0 +1,216 @@
+"""Source roots: which git repository, commit and path a cited file lives at. No Django.
+
+A citation's path (`schema/2025-06-18/schema.ts`, `v1:packages/…`, `.lootbox/src/…`) is matched
+by prefix to a source root, rewritten into the repository's own path (`2025-06-18/server/x.mdx`
+lives at `docs/specification/2025-06-18/server/x.mdx`), and read with `git` at the pinned commit.
+Git is always called with an argument list, never through a shell; paths from register text
+never leave the repository; reads are size-capped and time-limited.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+#: Stands for any revision date in prefixes and path maps.
+REVISION_WILDCARD = "YYYY-MM-DD"
+MAX_FILE_BYTES = 4 * 1024 * 1024
+GIT_TIMEOUT = 60
+SYNC_TIMEOUT = 900
+
+
+class SourceError(Exception):
+    """A file or repository that cannot be read; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class SourceRoot:
+    key: str
+    name: str
+    prefixes: tuple[str, ...]
+    repository: str = ""
+    commit: str = ""
+    path_map: tuple[tuple[str, str], ...] = ()
+    web_url: str = ""
+    enabled: bool = True
+    notes: str = ""
+
+    def matches(self, path: str) -> str | None:
+        """The prefix of this root that `path` starts with (longest first), or None."""
+        for prefix in sorted(self.prefixes, key=len, reverse=True):
+            if _prefix_pattern(prefix).match(path):
+                return prefix
+        return None
+
+    def repo_path(self, path: str) -> str:
+        """The path inside the repository for a cited path (longest path-map entry wins)."""
+        for source, target in sorted(self.path_map, key=lambda item: len(item[0]), reverse=True):
+            match = _prefix_pattern(source).match(path)
+            if match:
+                replaced = target
+                if REVISION_WILDCARD in source and match.groups():
+                    replaced = target.replace(REVISION_WILDCARD, match.group(1))
+                return replaced + path[match.end() :]
+        return path
+
+    def link(self, repo_path: str, commit: str, line_start: int | None, line_end: int | None) -> str:
+        if not self.web_url:
+            return ""
+        anchor = ""
+        if line_start:
+            anchor = f"#L{line_start}" + (f"-L{line_end}" if line_end and line_end != line_start else "")
+        return self.web_url.format(commit=commit or self.commit, path=repo_path, anchor=anchor)
+
+
+def _prefix_pattern(prefix: str) -> re.Pattern[str]:
+    escaped = re.escape(prefix).replace(re.escape(REVISION_WILDCARD), r"(\d{4}-\d{2}-\d{2})")
+    return re.compile(escaped)
+
+
+def root_for(path: str, roots: list[SourceRoot]) -> SourceRoot | None:
+    best: tuple[int, SourceRoot] | None = None
+    for root in roots:
+        prefix = root.matches(path)
+        if prefix is not None and (best is None or len(prefix) > best[0]):
+            best = (len(prefix), root)
+    return best[1] if best else None
+
+
+def safe_repo_path(path: str) -> str:
+    """Reject what could escape the repository: absolute paths, `..`, NULs, option-like names."""
+    if not path or "\x00" in path or path.startswith(("/", "-")) or "\\" in path:
+        raise SourceError(f"unsafe path {path!r}")
+    parts = PurePosixPath(path).parts
+    if any(part in ("..", ".") for part in parts) or ":" in parts[0]:
+        raise SourceError(f"unsafe path {path!r}")
+    return "/".join(parts)
+
+
+def _git(git_dir: Path, *args: str, timeout: int = GIT_TIMEOUT, max_bytes: int | None = None) -> bytes:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HOME": tempfile.gettempdir(),
+        "LC_ALL": "C",
+    }
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(git_dir), *args], capture_output=True, timeout=timeout, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise SourceError(f"git {args[0]} in {git_dir} took longer than {timeout} s") from None
+    except FileNotFoundError:
+        raise SourceError("git is not installed") from None
+    if result.returncode != 0:
+        message = result.stderr.decode(errors="replace").strip().splitlines()
+        raise SourceError(message[-1] if message else f"git {args[0]} failed")
+    if max_bytes is not None and len(result.stdout) > max_bytes:
+        raise SourceError(f"more than {max_bytes} bytes")
+    return result.stdout
+
+
+@dataclass
+class GitSource:
+    """Reads files of one git directory (a work tree or a bare clone) at given commits."""
+
+    git_dir: Path
+    max_bytes: int = MAX_FILE_BYTES
+    _commits: dict[str, str] = field(default_factory=dict)
+
+    def resolve(self, commit: str) -> str:
+        """The full id of a commit (or tag / branch), or SourceError."""
+        if commit not in self._commits:
+            if not commit or commit.startswith("-"):
+                raise SourceError(f"no commit given for {self.git_dir}")
+            out = _git(self.git_dir, "rev-parse", "--verify", "--quiet", f"{commit}^{{commit}}")
+            self._commits[commit] = out.decode().strip()
+        return self._commits[commit]
+
+    def read(self, commit: str, path: str) -> str | None:
+        """The file's text at `commit`, or None if the commit has no such file."""
+        full = self.resolve(commit)
+        spec = f"{full}:{safe_repo_path(path)}"
+        try:
+            kind = _git(self.git_dir, "cat-file", "-t", spec).decode().strip()
+        except SourceError:
+            return None
+        if kind != "blob":
+            return None
+        size = int(_git(self.git_dir, "cat-file", "-s", spec).decode().strip())
+        if size > self.max_bytes:
+            raise SourceError(f"{path} is {size} bytes, over the {self.max_bytes}-byte cap")
+        return _git(self.git_dir, "cat-file", "blob", spec, max_bytes=self.max_bytes).decode("utf-8", "replace")
+
+
+def local_git_dir(root: SourceRoot, cache_dir: Path) -> Path | None:
+    """Where to read a root from: its repository when that is a local git directory, else the
+    synced cache; None when neither exists."""
+    if root.repository and not _is_remote(root.repository):
+        path = Path(root.repository).expanduser()
+        if path.is_dir():
+            return path
+    cached = cache_dir / f"{root.key}.git"
+    return cached if cached.is_dir() else None
+
+
+def _is_remote(repository: str) -> bool:
+    return bool(re.match(r"^(?:https?|ssh|git|file)://|^[\w.-]+@[\w.-]+:", repository))
+
+
+@dataclass
+class SyncResult:
+    key: str
+    status: str  # "cloned", "fetched", "local", "skipped", "failed"
+    detail: str = ""
+
+
+def sync_root(root: SourceRoot, cache_dir: Path) -> SyncResult:
+    """Clone (bare) or fetch one root's repository into the cache.
+
+    A failed fetch leaves the existing cache as it was; a clone goes to a temporary folder and
+    is moved into place only when complete.
+    """
+    if not root.enabled or not root.repository:
+        return SyncResult(root.key, "skipped", "no repository configured")
+    if not _is_remote(root.repository) and Path(root.repository).expanduser().is_dir():
+        return SyncResult(root.key, "local", f"read in place from {root.repository}")
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    target = cache_dir / f"{root.key}.git"
+    try:
+        if target.is_dir():
+            _git(
+                target,
+                "fetch",
+                "--quiet",
+                "--tags",
+                "--force",
+                root.repository,
+                "+refs/heads/*:refs/heads/*",
+                timeout=SYNC_TIMEOUT,
+            )
+            return SyncResult(root.key, "fetched", str(target))
+        staging = Path(tempfile.mkdtemp(prefix=f"{root.key}-", dir=cache_dir))
+        try:
+            _git(
+                cache_dir,
+                "clone",
+                "--quiet",
+                "--bare",
+                "--",
+                root.repository,
+                str(staging / "repo.git"),
+                timeout=SYNC_TIMEOUT,
+            )
+            (staging / "repo.git").rename(target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return SyncResult(root.key, "cloned", str(target))
+    except SourceError as error:
+        kept = " (the previous cache is kept)" if target.is_dir() else ""
+        return SyncResult(root.key, "failed", f"{error}{kept}")
