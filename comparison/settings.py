@@ -156,3 +156,6 @@ CITATION_SOURCES = [
         "web_url": "",
     },
 ]
+
+# The playground takes results with large base64 images (up to 32 MiB of JSON).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 32 * 1024 * 1024

@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from . import views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("playground/", views.playground, name="playground"),
     path("", include("registers.urls")),
 ]
 

@@ -12,6 +12,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from comparison.hosts.agreement import row_host_views
+from comparison.hosts.findings import findings_for
+
 from . import filters
 from . import vocabulary as vocab
 from .models import Citation, Register, Row
@@ -125,9 +128,13 @@ def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
         {"note": note, "citations": [citations[i] for i in note.citation_orders if i < len(citations)]}
         for note in row.host_notes.all()
     ]
+    examples = row_host_views(row.row_id, {note.host: note.state for note in row.host_notes.all()})
     context = {
         "row": row,
         "register": row.register,
+        "example_name": examples[0] if examples else "",
+        "model_views": examples[1] if examples else [],
+        "findings": findings_for(row.row_id),
         "fields": [f for f in row.fields if f["key"] != "sources"],
         "sources": row.field("sources"),
         "citations": citations,

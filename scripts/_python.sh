@@ -43,3 +43,22 @@ ensure_chromium() {
     return 1
   fi
 }
+
+ensure_node_packages() {
+  # The real host software the host models are checked against (Cloudflare codemode, opencode).
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+    else
+      echo "error: the real-host tests need Node.js and npm" >&2
+      return 1
+    fi
+  fi
+  local dir=comparison/hosts/real/node
+  local stamp="$dir/node_modules/.installed-lock"
+  if [ ! -f "$stamp" ] || ! cmp -s "$stamp" "$dir/package-lock.json"; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$dir/package-lock.json" "$stamp"
+  fi
+}

@@ -119,3 +119,30 @@ def test_works_without_javascript(browser, live_server):
     page.wait_for_url(re.compile(r"status=no"))
     assert "PRM-01" in visible_row_ids(page)
     context.close()
+
+
+def test_playground_shows_each_host_side_by_side(page):
+    page.goto("/playground/")
+    result = {
+        "content": [
+            {
+                "type": "image",
+                "mimeType": "image/png",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+            },
+            {"type": "resource_link", "uri": "file:///report.pdf", "name": "report.pdf"},
+        ]
+    }
+    import json
+
+    page.fill("#result", json.dumps(result))
+    page.get_by_role("button", name="Show host views").click()
+    opencode = page.locator('[data-host-path="opencode-v1"]')
+    opencode.wait_for()
+    assert "dropped content[1] (resource_link)" in opencode.inner_text()
+    assert "file image/png" in opencode.inner_text()
+    cloudflare = page.locator('[data-host-path="cloudflare"]').inner_text()
+    assert '"type": "resource_link"' in cloudflare
+    assert '"type": "image"' in cloudflare
+    assert "not all text: the script gets the whole result object" in cloudflare
+    assert page.url.endswith("/playground/"), "the form posts in place, no navigation"

@@ -1,0 +1,58 @@
+"""Host models: what each host path makes of an MCP result. Pure Python, no Django.
+
+`tool_views(result)` returns one HostView per host path for a CallToolResult;
+`prompt_views(result)` does the same for a GetPromptResult.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
+from .view import ABSENT, HostView
+
+__all__ = ["ABSENT", "TOOL_PATHS", "HostView", "prompt_views", "tool_views"]
+
+
+@dataclass(frozen=True)
+class HostPath:
+    key: str  # the vectors.json key: opencode-v1, opencode-v1-codemode, …
+    host: str
+    label: str
+    render: Callable[..., HostView]
+    takes_provider: bool = False
+
+
+TOOL_PATHS = (
+    HostPath("opencode-v1", "opencode-v1", "opencode v1 · direct", opencode_v1.direct, True),
+    HostPath("opencode-v1-codemode", "opencode-v1", "opencode v1 · code mode", opencode_v1.codemode, True),
+    HostPath("opencode-v2", "opencode-v2", "opencode v2 · direct", opencode_v2.direct, True),
+    HostPath("opencode-v2-codemode", "opencode-v2", "opencode v2 · code mode", opencode_v2.codemode, True),
+    HostPath("lootbox", "lootbox", "lootbox · script", lootbox.script),
+    HostPath("cloudflare", "cloudflare", "Cloudflare · code mode", cloudflare.script),
+    HostPath("mcpx", "mcpx", "mcpx · mcpx_call", mcpx.call),
+)
+PROVIDERS = ("openai-compatible", "openai", "anthropic", "amazon-bedrock", "xai", "google-vertex-anthropic", "gemini-3")
+
+
+def tool_views(result: Any, *, provider: str = "openai-compatible", only: str | None = None) -> list[HostView]:
+    views = []
+    for path in TOOL_PATHS:
+        if only and path.key != only and path.host != only:
+            continue
+        views.append(path.render(result, provider=provider) if path.takes_provider else path.render(result))
+    return views
+
+
+def prompt_views(result: Any, *, arguments: list[str] | None = None) -> list[HostView]:
+    return [
+        opencode_v1.slash_command(result, arguments=arguments),
+        opencode_v2.slash_command(result, arguments=arguments),
+        mcpx.render_prompt(result),
+    ]
+
+
+def is_prompt_result(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("messages"), list) and "content" not in value

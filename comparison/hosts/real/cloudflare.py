@@ -1,0 +1,37 @@
+"""Run tool results through the real @cloudflare/codemode package (Node) and read back its views."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+from . import NODE_DIR, node_binary
+
+SCRIPT = NODE_DIR / "cloudflare_views.mjs"
+TIMEOUT = 120
+
+
+class RealHostError(Exception):
+    pass
+
+
+def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """[{name, input}] -> [{name, script, host, connector}] as the package produced them."""
+    node = node_binary()
+    if node is None:
+        raise RealHostError("node is not installed")
+    try:
+        done = subprocess.run(
+            [node, str(SCRIPT)],
+            input=json.dumps(cases).encode(),
+            cwd=NODE_DIR,
+            capture_output=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise RealHostError(f"the Cloudflare run took longer than {TIMEOUT} s") from None
+    if done.returncode != 0:
+        raise RealHostError(done.stderr.decode(errors="replace")[-2000:])
+    return json.loads(done.stdout)

@@ -1,0 +1,11 @@
+import json
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def pretty_json(value) -> str:
+    """Indented JSON text; the template escapes it like any other text."""
+    return json.dumps(value, indent=2, ensure_ascii=False)

@@ -1,0 +1,86 @@
+"""The playground page and the host views on row pages."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from django.test import Client
+
+from comparison.hosts.examples import COMPOSED
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def post(client, value, **extra):
+    text = value if isinstance(value, str) else json.dumps(value)
+    return client.post("/playground/", {"result": text, "provider": "openai-compatible"}, **extra)
+
+
+def test_empty_page_and_examples(client):
+    html = client.get("/playground/").content.decode()
+    assert "Result JSON" in html
+    assert 'href="?example=image_and_link"' in html
+    picked = client.get("/playground/?example=resource_link").content.decode()
+    assert "mcpx://artifacts/abc123" in picked
+    assert picked.count("data-host-path=") == 7
+
+
+def test_post_shows_every_host_path(client):
+    html = post(client, COMPOSED["image_and_link"]).content.decode()
+    assert html.count("data-host-path=") == 7
+    assert "dropped</strong> content[1] (resource_link)" in html
+    assert '<a href="/rows/CT-05/">CT-05</a>' in html
+
+
+def test_htmx_post_returns_only_the_views(client):
+    html = post(client, COMPOSED["image_and_link"], **HTMX).content.decode()
+    assert "<html" not in html
+    assert "<textarea" not in html
+    assert 'data-host-path="cloudflare"' in html
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("{oops", "Not valid JSON"), ("[1, 2]", "Expected a JSON object"), ('"text"', "got a str")],
+)
+def test_bad_input_gets_a_clear_message(client, text, message):
+    response = post(client, text)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+
+
+def test_prompt_results_get_prompt_views(client):
+    html = post(client, COMPOSED["prompt_few_shot"]).content.decode()
+    assert "opencode v1 · slash command" in html
+    assert "mcpx · prompts/get" in html
+    assert html.count("data-host-path=") == 3
+
+
+def test_large_image_shows_sizes_not_bytes(client):
+    data = base64.b64encode(b"\0" * (10 * 1024 * 1024)).decode()
+    result = {"content": [{"type": "image", "data": data, "mimeType": "image/png"}]}
+    response = post(client, result, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert len(html) < 100_000
+    assert "10.0\xa0MB" in html
+
+
+def test_csrf_is_required():
+    client = Client(enforce_csrf_checks=True)
+    assert client.post("/playground/", {"result": "{}"}).status_code == 403
+
+
+def test_row_page_shows_model_views_and_agreement(loaded, client):
+    html = client.get("/registers/content-types/CT-05/").content.decode()
+    assert "What each host makes of it" in html
+    assert "?example=resource_link" in html
+    assert 'class="agreement-agrees">agrees' in html
+    assert "agreement-disagrees" not in html
+    ct14 = client.get("/registers/content-types/CT-14/").content.decode()
+    assert "Measured against the real host" in ct14
+    assert "bare zod issue list" in ct14
+    assert "What each host makes of it" not in client.get("/registers/content-types/CT-06/").content.decode()

@@ -1,0 +1,93 @@
+"""Differential checks against the real hosts: the @cloudflare/codemode package under Node and the
+opencode binary driven headless. The real host wins: a difference here means the model is wrong.
+
+Needs `npm ci` in comparison/hosts/real/node (scripts/test.sh does it)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from comparison.hosts import cloudflare, opencode_v1
+from comparison.hosts.examples import COMPOSED, vectors
+from comparison.hosts.real import cloudflare as real_cloudflare
+from comparison.hosts.real import missing
+from comparison.hosts.real.compare import error_signature
+from comparison.hosts.real.opencode import OpencodeHost
+
+pytestmark = pytest.mark.realhost
+
+CASES = {**vectors(), **{name: value for name, value in COMPOSED.items() if "messages" not in value}}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def installed():
+    gaps = missing()
+    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm ci in comparison/hosts/real/node"
+
+
+def model_outcome(view) -> dict:
+    if view.error is not None:
+        return {"throws": error_signature(view.error)}
+    return {"value": view.script_value}
+
+
+def real_outcome(outcome: dict) -> dict:
+    if "throws" in outcome:
+        return {"throws": error_signature(outcome["throws"])}
+    return {"value": outcome["value"]}
+
+
+@pytest.fixture(scope="module")
+def cloudflare_results() -> dict[str, dict]:
+    results = real_cloudflare.run([{"name": name, "input": value} for name, value in CASES.items()])
+    return {item["name"]: item for item in results}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_cloudflare_model_matches_the_package(cloudflare_results, name):
+    real = cloudflare_results[name]
+    view = cloudflare.script(CASES[name])
+    assert model_outcome(view) == real_outcome(real["script"])
+    if view.error is None:
+        assert view.host_text == real["host"]["text"]
+    else:
+        assert real["host"]["text"].startswith("Error: ")
+        assert error_signature(view.host_text.removeprefix("Error: ")) == error_signature(
+            real["host"]["text"].removeprefix("Error: ")
+        )
+    assert view.host_is_error == real["host"]["isError"]
+
+
+def test_cloudflare_connector_skips_sdk_validation(cloudflare_results):
+    """McpConnector has no SDK in between: it unwraps what the SDK path would reject."""
+    assert cloudflare_results["structured_null"]["connector"] == {"value": "plain"}
+    assert cloudflare_results["unknown_block_type"]["connector"]["value"]["content"][1]["type"] == "video"
+
+
+@pytest.fixture(scope="module")
+def opencode_captures() -> dict[str, object]:
+    with OpencodeHost(CASES) as host:
+        return {name: host.capture(name) for name in CASES}
+
+
+def model_delivery(view) -> dict:
+    """opencode v1 direct, as the model receives it over an OpenAI-compatible API: the tool
+    message text (the error text on failure) and the media; image attachments carry no filename there."""
+    text = view.error if view.error is not None else view.parts[0].text
+    media = []
+    for m in view.attachments:
+        item = {"mime": m.mime, "bytes": m.bytes}
+        if m.filename is not None and not m.mime.startswith("image/"):
+            item["filename"] = m.filename
+        media.append(item)
+    return {"text": error_signature(text), "attachments": media}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_opencode_v1_model_matches_the_binary(opencode_captures, name):
+    capture = opencode_captures[name]
+    assert capture.tool_text is not None, f"no tool result captured for {name}"
+    real = {"text": error_signature(capture.tool_text), "attachments": capture.attachments}
+    assert model_delivery(opencode_v1.direct(CASES[name])) == real, json.dumps(capture.request)[:500]
