@@ -46,7 +46,7 @@ def main() -> None:
 
     gaps = missing()
     if gaps:
-        print(f"real hosts not installed ({', '.join(gaps)}): npm ci in comparison/hosts/real/node")
+        print(f"real hosts not installed ({', '.join(gaps)}): npm install in comparison/hosts/real/node")
         return
     from comparison.hosts.real import cloudflare as real_cloudflare
     from comparison.hosts.real.opencode import OpencodeHost
@@ -54,9 +54,7 @@ def main() -> None:
     cases = vectors()
     items = [{"name": name, "input": value} for name, value in cases.items()]
     elapsed = median_ms(lambda: real_cloudflare.run(items), 3)
-    print(
-        f"real @cloudflare/codemode: {len(items)} vectors in {elapsed:.0f} ms per run (median of 3, Node start included)"
-    )
+    print(f"real @cloudflare/codemode: {len(items)} vectors in {elapsed:.0f} ms per run (median of 3, with Node start)")
 
     names = list(cases)[: args.captures]
     start = time.perf_counter()

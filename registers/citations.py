@@ -90,14 +90,21 @@ class Citation:
 
     @property
     def locator(self) -> str:
-        if self.kind == "wire":
-            return "wire " + ", ".join(self.wire_ids)
-        target = self.path or self.url
-        if self.line_start is None:
-            return target
-        if self.line_end and self.line_end != self.line_start:
-            return f"{target}:{self.line_start}-{self.line_end}"
-        return f"{target}:{self.line_start}"
+        return locator(self.kind, self.path, self.url, self.wire_ids, self.line_start, self.line_end)
+
+
+def locator(kind: str, path: str, url: str, wire_ids: list[str], line_start: int | None, line_end: int | None) -> str:
+    """How a citation is written back: `path:12-14`, `url L12–L14`, or `wire W5, W6`."""
+    if kind == "wire":
+        return "wire " + ", ".join(wire_ids)
+    target = path or url
+    if line_start is None:
+        return target
+    if kind == "url":
+        return f"{target} L{line_start}" + (f"–L{line_end}" if line_end else "")
+    if line_end and line_end != line_start:
+        return f"{target}:{line_start}-{line_end}"
+    return f"{target}:{line_start}"
 
 
 def classify_path(path: str) -> tuple[str, str | None]:

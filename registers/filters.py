@@ -284,3 +284,47 @@ def _host_count(counts: dict, host: str, mode: str) -> int:
     if mode == "mentioned":
         return sum(n for (h, _), n in counts.items() if h == host)
     return counts.get((host, mode), 0)
+
+
+REV_MODE_TEXT = {
+    "exists": "exists in",
+    "introduced": "introduced in",
+    "removed": "removed or deprecated in",
+    "absent": "absent in",
+    "unknown": "unknown in",
+}
+HOST_MODE_TEXT = {"mentioned": "mentioned", "has": "has it", "partial": "partial", "lacks": "lacks it"}
+
+
+@dataclass
+class FilterField:
+    name: str
+    label: str
+    any_label: str
+    options: list[FacetOption]
+    mode_name: str = ""
+    mode: str = ""
+    modes: list[tuple[str, str]] = field(default_factory=list)
+
+
+def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[FilterField]:
+    """The filter bar, in display order: one select per facet, with a mode select where it has one."""
+    return [
+        FilterField("register", "Register", "All registers", counts["register"]),
+        FilterField(
+            "revision",
+            "Revision",
+            "Any revision",
+            counts["revision"],
+            "rev_mode",
+            f.rev_mode,
+            list(REV_MODE_TEXT.items()),
+        ),
+        FilterField("host", "Host", "Any host", counts["host"], "host_mode", f.host_mode, list(HOST_MODE_TEXT.items())),
+        FilterField("label", "Label", "Any label", counts["label"]),
+        FilterField("status", "Status", "Any status", counts["status"]),
+        FilterField("value", "Value", "Any value", counts["value"]),
+        FilterField("effort", "Effort", "Any effort", counts["effort"]),
+        FilterField("risk", "Risk", "Any risk", counts["risk"]),
+        FilterField("cite", "Citations", "Any citations", counts["cite"]),
+    ]

@@ -10,7 +10,7 @@ from django.db import models
 from django.urls import reverse
 
 from . import vocabulary as vocab
-from .citations import KIND_NAMES
+from .citations import KIND_NAMES, locator
 
 PROVENANCE = {
     vocab.FROM_WHERE_CELL: "stated in the Where cell",
@@ -319,14 +319,4 @@ class Citation(models.Model):
 
     @property
     def locator(self) -> str:
-        if self.kind == "wire":
-            return "wire " + ", ".join(self.wire_ids)
-        target = self.path or self.url
-        if self.line_start is None:
-            return target
-        if self.kind == "url":
-            lines = f"L{self.line_start}" + (f"–L{self.line_end}" if self.line_end else "")
-            return f"{target} {lines}"
-        if self.line_end and self.line_end != self.line_start:
-            return f"{target}:{self.line_start}-{self.line_end}"
-        return f"{target}:{self.line_start}"
+        return locator(self.kind, self.path, self.url, self.wire_ids, self.line_start, self.line_end)

@@ -43,30 +43,29 @@ def _page(request, rows):
 def _filter_context(request, row_filter: filters.RowFilter) -> dict:
     return {
         "filter": row_filter,
-        "facets": filters.facets(row_filter),
-        "rev_modes": filters.REV_MODES,
-        "host_modes": filters.HOST_MODES,
+        "filter_fields": filters.filter_fields(row_filter, filters.facets(row_filter)),
         "revisions": vocab.REVISIONS,
         "hosts": [(key, vocab.HOST_NAMES[key]) for key in vocab.HOSTS],
     }
 
 
+def _filtered_rows(request, template: str, rows_for) -> TemplateResponse:
+    """A page of filtered rows (list or matrix); htmx gets the page's `results` partial."""
+    row_filter = filters.parse(request.GET)
+    rows = rows_for(filters.apply(row_filter)).order_by("register__title", "order")
+    context = _filter_context(request, row_filter) | {"page": _page(request, rows)}
+    response = TemplateResponse(request, _template(request, template, "results"), context)
+    return _with_permalink(request, response, row_filter)
+
+
 @require_GET
 def row_list(request) -> TemplateResponse:
-    row_filter = filters.parse(request.GET)
-    rows = filters.apply(row_filter).for_listing().order_by("register__title", "order")
-    context = _filter_context(request, row_filter) | {"page": _page(request, rows)}
-    response = TemplateResponse(request, _template(request, "registers/row_list.html", "results"), context)
-    return _with_permalink(request, response, row_filter)
+    return _filtered_rows(request, "registers/row_list.html", lambda rows: rows.for_listing())
 
 
 @require_GET
 def matrix(request) -> TemplateResponse:
-    row_filter = filters.parse(request.GET)
-    rows = filters.apply(row_filter).for_matrix().order_by("register__title", "order")
-    context = _filter_context(request, row_filter) | {"page": _page(request, rows)}
-    response = TemplateResponse(request, _template(request, "registers/matrix.html", "results"), context)
-    return _with_permalink(request, response, row_filter)
+    return _filtered_rows(request, "registers/matrix.html", lambda rows: rows.for_matrix())
 
 
 @require_GET

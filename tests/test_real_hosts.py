@@ -24,7 +24,7 @@ CASES = {**vectors(), **{name: value for name, value in COMPOSED.items() if "mes
 @pytest.fixture(scope="module", autouse=True)
 def installed():
     gaps = missing()
-    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm ci in comparison/hosts/real/node"
+    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm install in comparison/hosts/real/node"
 
 
 def model_outcome(view) -> dict:

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from . import sdk
+from .prompt_text import message_lines
 from .view import Change, HostView, Media, Part, Rule, base64_size, describe_block
 
 ERROR_RULE = Rule("v1:packages/opencode/src/mcp/catalog.ts:68-74", ("CT-19", "FG-15"))
@@ -209,17 +210,7 @@ def slash_command(prompt_result: Any, *, arguments: list[str] | None = None) -> 
     messages = prompt_result.get("messages") if isinstance(prompt_result, dict) else None
     if not isinstance(messages, list):
         return view.fail("prompts/get result without messages: the template is empty")
-    lines = []
-    for index, message in enumerate(messages):
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, dict) and content.get("type") == "text":
-            lines.append(content.get("text", ""))
-        else:
-            lines.append("")
-            kind = content.get("type") if isinstance(content, dict) else "content"
-            view.drop(f"messages[{index}] ({kind})", "only text blocks are kept; a blank line remains", PROMPT_RULE)
-        if isinstance(message, dict) and message.get("role") == "assistant":
-            view.drop(f"messages[{index}] role", "roles are ignored: everything becomes the user's prompt", PROMPT_RULE)
+    lines = message_lines(view, messages, PROMPT_RULE, bare_strings=False)
     template = "\n".join(lines)
     declared = arguments or []
     view.script_value = {"template": template, "hints": [f"${n}" for n in range(1, len(declared) + 1)]}

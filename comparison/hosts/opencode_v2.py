@@ -7,6 +7,7 @@ from typing import Any
 
 from . import sdk
 from .opencode_v1 import delivery_notes
+from .prompt_text import message_lines
 from .view import HostView, Media, Part, Rule, base64_size, describe_block
 
 CONVERT_RULE = Rule("v2:packages/core/src/mcp/client.ts:324-328", ("CT-02", "CT-05"))
@@ -121,19 +122,7 @@ def slash_command(prompt_result: Any, *, arguments: list[str] | None = None) -> 
     messages = prompt_result.get("messages") if isinstance(prompt_result, dict) else None
     if not isinstance(messages, list):
         return view.fail("the prompt is missing: the command fails")
-    lines = []
-    for index, message in enumerate(messages):
-        content = message.get("content") if isinstance(message, dict) else None
-        if isinstance(content, str):
-            lines.append(content)
-        elif isinstance(content, dict) and content.get("type") == "text":
-            lines.append(content.get("text", ""))
-        else:
-            lines.append("")
-            kind = content.get("type") if isinstance(content, dict) else "content"
-            view.drop(f"messages[{index}] ({kind})", "only text is kept", PROMPT_RULE)
-        if isinstance(message, dict) and message.get("role") == "assistant":
-            view.drop(f"messages[{index}] role", "roles are ignored", PROMPT_RULE)
+    lines = message_lines(view, messages, PROMPT_RULE, bare_strings=True)
     text = "\n".join(lines).strip()
     view.script_value = {"prompt": text, "arguments": list(arguments or [])}
     view.parts.append(Part(text=text))

@@ -17,7 +17,7 @@ def node_binary() -> str | None:
 
 
 def missing() -> list[str]:
-    """What is not installed (run `npm ci` in comparison/hosts/real/node)."""
+    """What is not installed (run `npm install` in comparison/hosts/real/node)."""
     gaps = []
     if node_binary() is None:
         gaps.append("node")
