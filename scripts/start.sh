@@ -11,6 +11,7 @@ if [ -z "${MCP_COMPARE_SECRET_KEY:-}" ]; then
   export MCP_COMPARE_SECRET_KEY
 fi
 .venv/bin/python manage.py migrate --noinput -v0
+.venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py load_registers
 .venv/bin/python manage.py ensure_admin
 echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/"

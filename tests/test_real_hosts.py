@@ -1,7 +1,7 @@
 """Differential checks against the real hosts: the @cloudflare/codemode package under Node and the
 opencode binary driven headless. The real host wins: a difference here means the model is wrong.
 
-Needs `npm ci` in comparison/hosts/real/node (scripts/test.sh does it)."""
+Needs `npm install` in comparison/hosts/real/node (scripts/test.sh does it)."""
 
 from __future__ import annotations
 
