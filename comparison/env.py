@@ -36,3 +36,5 @@ LOG_LEVEL = text("MCP_COMPARE_LOG_LEVEL", "INFO")
 SOURCE_CACHE_DIR = text("MCP_COMPARE_SOURCE_CACHE", str(BASE_DIR / ".source-cache"))
 #: The subject proxy's repository (local path or clone URL) for `internal/`, `docs/`, `plugin/` citations.
 SUBJECT_REPOSITORY = text("MCP_COMPARE_SUBJECT_REPOSITORY", "")
+#: The Django Tasks backend for probe runs (tests use django.tasks.backends.immediate.ImmediateBackend).
+TASK_BACKEND = text("MCP_COMPARE_TASK_BACKEND", "django_tasks_db.DatabaseBackend")

@@ -1,0 +1,156 @@
+"""Probe targets, runs and results."""
+
+from __future__ import annotations
+
+import sys
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from .probes.revisions import REVISIONS
+from .probes.runner import VERDICTS, TargetSpec
+from .probes.scenarios import SUITES
+
+TRANSPORTS = [("http", "Streamable HTTP (URL)"), ("stdio", "stdio (command)")]
+
+
+class ProbeTarget(models.Model):
+    """A proxy (or server) to probe. Only admins create targets: probes go nowhere else."""
+
+    name = models.CharField(max_length=100, unique=True)
+    transport = models.CharField(max_length=10, choices=TRANSPORTS)
+    url = models.URLField(
+        max_length=500, blank=True, help_text="For HTTP: the MCP endpoint, e.g. http://127.0.0.1:3301/mcp"
+    )
+    command = models.JSONField(
+        default=list, blank=True, help_text='For stdio: the argument list, e.g. ["mcp-proxy", "…"]'
+    )
+    headers = models.JSONField(
+        default=dict, blank=True, help_text="Extra HTTP headers (credentials); never shown back."
+    )
+    upstream_description = models.TextField(blank=True, help_text="What sits behind this target.")
+    suite = models.CharField(max_length=20, choices=[(key, key) for key in SUITES], default="fixture")
+    upstream = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text='"fixture" when the upstream is the built-in fixture (its answers are known), or the upstream\'s '
+        "own URL to probe directly for the diff; empty for no diff.",
+    )
+    builtin = models.BooleanField(default=False, editable=False)
+    enabled = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["-builtin", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("target_detail", args=[self.pk])
+
+    def spec(self) -> TargetSpec:
+        command = list(self.command)
+        if self.builtin:
+            # The built-in fixture runs with this process's interpreter, wherever it is installed.
+            command = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+        return TargetSpec(
+            self.name,
+            self.transport,
+            url=self.url,
+            command=command,
+            headers=dict(self.headers),
+            suite=self.suite,
+            upstream=self.upstream,
+        )
+
+    def upstream_spec(self) -> TargetSpec | None:
+        if self.upstream.startswith(("http://", "https://")):
+            return TargetSpec(f"{self.name} upstream", "http", url=self.upstream, suite=self.suite)
+        return None
+
+    @property
+    def header_names(self) -> list[str]:
+        return sorted(self.headers)
+
+
+class ProbeRun(models.Model):
+    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED, CANCELLED)]
+    ACTIVE = (QUEUED, RUNNING)
+
+    target = models.ForeignKey(ProbeTarget, on_delete=models.CASCADE, related_name="runs")
+    revisions = models.JSONField(default=list)
+    scenarios = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
+    cancel_requested = models.BooleanField(default=False)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    task_id = models.CharField(max_length=100, blank=True)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        permissions = [("run_probe", "Can run probes")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["target"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="one_active_run_per_target",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} on {self.target}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("run_detail", args=[self.pk])
+
+    @property
+    def active(self) -> bool:
+        return self.status in self.ACTIVE
+
+    @property
+    def seconds(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None
+
+
+class ProbeResult(models.Model):
+    run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="results")
+    scenario = models.CharField(max_length=100)
+    rows = models.JSONField(default=list)
+    #: ",CT-01,CT-05," so a row page finds its results with one LIKE on any database.
+    rows_key = models.CharField(max_length=500, blank=True, db_index=True)
+    method = models.CharField(max_length=100)
+    requested_revision = models.CharField(max_length=10, choices=[(r, r) for r in REVISIONS])
+    negotiated_revision = models.CharField(max_length=20, blank=True)
+    verdict = models.CharField(max_length=30, choices=[(v, v) for v in VERDICTS], db_index=True)
+    failure = models.TextField(blank=True)
+    response = models.JSONField(null=True, blank=True)
+    findings = models.JSONField(default=list)
+    diff = models.JSONField(default=list)
+    diff_against = models.CharField(max_length=100, blank=True)
+    host_views = models.JSONField(default=list)
+    exchanges = models.JSONField(default=list)
+    duration_ms = models.FloatField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "id"]
+        indexes = [models.Index(fields=["scenario", "requested_revision"])]
+
+    def __str__(self) -> str:
+        return f"{self.scenario} @ {self.requested_revision}: {self.verdict}"
+
+    def save(self, *args, **kwargs):
+        self.rows_key = "," + ",".join(self.rows) + "," if self.rows else ""
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("result_detail", args=[self.pk])

@@ -24,6 +24,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_tasks_db",
     "registers",
     "comparison",
 ]
@@ -159,3 +160,6 @@ CITATION_SOURCES = [
 
 # The playground takes results with large base64 images (up to 32 MiB of JSON).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 32 * 1024 * 1024
+
+# Probe runs go through Django's Tasks API; the database backend's worker is `manage.py db_worker`.
+TASKS = {"default": {"BACKEND": env.TASK_BACKEND, "QUEUES": ["default"]}}

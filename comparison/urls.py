@@ -1,11 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
+from . import probe_views, views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("playground/", views.playground, name="playground"),
+    path("probes/", probe_views.target_list, name="target_list"),
+    path("probes/targets/<int:pk>/", probe_views.target_detail, name="target_detail"),
+    path("probes/targets/<int:pk>/run/", probe_views.run_probe_view, name="run_probe"),
+    path("probes/runs/<int:pk>/", probe_views.run_detail, name="run_detail"),
+    path("probes/runs/<int:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),
+    path("probes/results/<int:pk>/", probe_views.result_detail, name="result_detail"),
     path("", include("registers.urls")),
 ]
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
+from comparison.models import ProbeResult
 
 from . import filters
 from . import vocabulary as vocab
@@ -134,6 +135,9 @@ def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
         "example_name": examples[0] if examples else "",
         "model_views": examples[1] if examples else [],
         "findings": findings_for(row.row_id),
+        "probe_results": ProbeResult.objects.filter(rows_key__contains=f",{row.row_id},")
+        .select_related("run__target")
+        .order_by("-id")[:20],
         "fields": [f for f in row.fields if f["key"] != "sources"],
         "sources": row.field("sources"),
         "citations": citations,

@@ -64,3 +64,21 @@ ensure_node_packages() {
     cp "$dir/package-lock.json" "$stamp"
   fi
 }
+
+ensure_probe_peers() {
+  # Third-party MCP peers the probe tests run: mcp-proxy (needs mcp<2, so its own virtualenv)
+  # and the npm packages server-everything and supergateway.
+  local requirements=comparison/probes/peers/requirements.txt
+  if [ ! -x .venv-peers/bin/mcp-proxy ] || ! cmp -s "$requirements" .venv-peers/.installed 2>/dev/null; then
+    rm -rf .venv-peers
+    "$(find_python)" -m venv .venv-peers
+    .venv-peers/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    cp "$requirements" .venv-peers/.installed
+  fi
+  local dir=comparison/probes/peers/node
+  local stamp="$dir/node_modules/.installed-lock"
+  if [ ! -f "$stamp" ] || ! cmp -s "$stamp" "$dir/package-lock.json"; then
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+    cp "$dir/package-lock.json" "$stamp"
+  fi
+}

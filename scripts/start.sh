@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install, migrate, load the shipped registers and serve the dashboard on http://127.0.0.1:8000
-# (HOST and PORT override). The first run creates an `admin` superuser and prints its password.
+# (HOST and PORT override) with the probe worker beside it. The first run creates an `admin`
+# superuser and prints its password once: log in with it to run probes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_python.sh
@@ -14,5 +15,10 @@ fi
 .venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py load_registers
 .venv/bin/python manage.py ensure_admin
-echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/"
-exec .venv/bin/python manage.py runserver "${HOST:-127.0.0.1}:${PORT:-8000}" --noreload
+.venv/bin/python manage.py ensure_builtin_target
+# The probe worker runs beside the web server and ends with it.
+.venv/bin/python manage.py db_worker >> .worker.log 2>&1 &
+WORKER_PID=$!
+trap 'kill "$WORKER_PID" 2>/dev/null || true' EXIT INT TERM
+echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, worker pid $WORKER_PID, log .worker.log)"
+.venv/bin/python manage.py runserver "${HOST:-127.0.0.1}:${PORT:-8000}" --noreload

@@ -8,6 +8,7 @@ source scripts/_python.sh
 ensure_venv requirements-dev.txt
 ensure_chromium
 ensure_node_packages
+ensure_probe_peers
 .venv/bin/ruff check .
 .venv/bin/ruff format --check --quiet .
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null

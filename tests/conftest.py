@@ -20,3 +20,9 @@ def loaded(db):
     from registers.loader import load_registers
 
     return load_registers([SHIPPED])
+
+
+@pytest.fixture(autouse=True)
+def immediate_tasks(settings):
+    """Probe runs execute inside the request in tests; the worker path has its own test."""
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}

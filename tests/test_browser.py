@@ -146,3 +146,26 @@ def test_playground_shows_each_host_side_by_side(page):
     assert '"type": "image"' in cloudflare
     assert "not all text: the script gets the whole result object" in cloudflare
     assert page.url.endswith("/playground/"), "the form posts in place, no navigation"
+
+
+def test_log_in_run_a_probe_and_open_a_result(page, live_server):
+    from django.contrib.auth.models import User
+
+    User.objects.create_superuser("admin", "", "pw-admin-12345")
+    page.goto("/probes/")
+    page.get_by_role("link", name="Log in").click()
+    page.fill("#id_username", "admin")
+    page.fill("#id_password", "pw-admin-12345")
+    page.get_by_role("button", name="Log in").click()
+    page.goto("/probes/")
+    page.get_by_role("link", name="built-in fixture (stdio)").click()
+    for revision in ("2024-11-05", "2025-03-26", "2025-06-18"):
+        page.uncheck(f'input[name="revision"][value="{revision}"]')
+    page.get_by_role("button", name="Run probe").click()
+    page.wait_for_url(re.compile(r"/probes/runs/\d+/$"))
+    page.wait_for_function("() => document.querySelector('.run-status strong')?.textContent === 'done'")
+    assert "46 of 46 results" in page.locator(".run-status").inner_text()
+    page.locator('tr:has(th:text-is("text block")) a.verdict-cell').first.click()
+    page.wait_for_url(re.compile(r"/probes/results/\d+/$"))
+    assert page.get_by_role("heading", name="Exchange").is_visible()
+    assert page.get_by_role("heading", name="What each host would see").is_visible()

@@ -1,0 +1,95 @@
+"""manage.py probe: run a probe without the web UI and print every result."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import Counter
+
+from django.core.management.base import BaseCommand, CommandError
+
+from comparison.models import ProbeTarget
+from comparison.probes.revisions import REVISIONS
+from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
+from comparison.probes.scenarios import SUITES, suite
+
+
+class Command(BaseCommand):
+    help = (
+        "Probe a target (a configured target's name, --url, --command, or --builtin) at each revision and print "
+        "the results. Exits 1 when a result was changed by the proxy or could not be probed (with --strict, also "
+        "when a result is invalid for its revision)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("target", nargs="?", help="The name of a configured target.")
+        parser.add_argument("--builtin", action="store_true", help="Probe the built-in fixture directly.")
+        parser.add_argument("--url", help="A Streamable HTTP endpoint (for a proxy's own CI).")
+        parser.add_argument("--command", help="A stdio command line.")
+        parser.add_argument("--upstream-url", help="The upstream's own URL, probed directly for the diff.")
+        parser.add_argument(
+            "--upstream-fixture",
+            action="store_true",
+            help="The upstream is the fixture: compare with its known answers.",
+        )
+        parser.add_argument("--suite", choices=sorted(SUITES), default="fixture")
+        parser.add_argument("--revisions", nargs="+", choices=REVISIONS, default=list(REVISIONS))
+        parser.add_argument("--scenarios", nargs="+", help="Scenario keys (default: the whole suite).")
+        parser.add_argument("--json", action="store_true", help="Print every result as JSON.")
+        parser.add_argument("--strict", action="store_true", help="Also fail on results invalid for the revision.")
+
+    def handle(self, *args, **options):
+        spec, upstream = self._spec(options)
+        wanted = options["scenarios"]
+        scenarios = [s for s in suite(spec.suite) if not wanted or s.key in wanted]
+        if not scenarios:
+            raise CommandError(f"no scenario of the {spec.suite} suite matches {wanted}")
+        outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
+        counts = Counter(outcome.verdict for outcome in outcomes)
+        if options["json"]:
+            self.stdout.write(
+                json.dumps(
+                    {"target": spec.name, "counts": counts, "results": [o.as_dict() for o in outcomes]},
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            for o in outcomes:
+                detail = (
+                    o.failure
+                    or "; ".join(f"{d['path']} {d['change']}" for d in o.diff[:3])
+                    or "; ".join(f["message"] for f in o.findings[:2])
+                )
+                self.stdout.write(
+                    f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
+                )
+            self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
+        failing = counts.get(CHANGED, 0) + counts.get(FAILED, 0) + (counts.get(INVALID, 0) if options["strict"] else 0)
+        if failing:
+            raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
+
+    def _spec(self, options) -> tuple[TargetSpec, TargetSpec | None]:
+        chosen = [bool(options["target"]), options["builtin"], bool(options["url"]), bool(options["command"])]
+        if sum(chosen) != 1:
+            raise CommandError("give exactly one of TARGET, --builtin, --url or --command")
+        if options["builtin"]:
+            spec = builtin_fixture()
+        elif options["target"]:
+            try:
+                target = ProbeTarget.objects.get(name=options["target"])
+            except ProbeTarget.DoesNotExist:
+                raise CommandError(f"no configured target named {options['target']!r}") from None
+            return target.spec(), target.upstream_spec()
+        elif options["url"]:
+            spec = TargetSpec(options["url"], "http", url=options["url"], suite=options["suite"])
+        else:
+            spec = TargetSpec(
+                options["command"], "stdio", command=shlex.split(options["command"]), suite=options["suite"]
+            )
+        if options["upstream_fixture"]:
+            spec.upstream = "fixture"
+        upstream = None
+        if options["upstream_url"]:
+            upstream = TargetSpec("upstream", "http", url=options["upstream_url"], suite=spec.suite)
+        return spec, upstream

@@ -1,0 +1,118 @@
+"""Probe pages: targets, run a probe, follow a run, read a result. Thin: parse, call, render."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import permission_required
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import JsonLexer
+
+from .models import ProbeResult, ProbeRun, ProbeTarget
+from .probes.revisions import REVISIONS
+from .probes.runner import VERDICTS
+from .probes.scenarios import suite
+from .probing import RunRefused, cancel_run, ensure_builtin_target, start_run
+
+
+@require_GET
+def target_list(request) -> TemplateResponse:
+    ensure_builtin_target()
+    targets = ProbeTarget.objects.all()
+    return TemplateResponse(request, "comparison/target_list.html", {"targets": targets})
+
+
+@require_GET
+def target_detail(request, pk: int) -> TemplateResponse:
+    target = get_object_or_404(ProbeTarget, pk=pk)
+    context = {
+        "target": target,
+        "runs": target.runs.select_related("started_by")[:50],
+        "scenarios": suite(target.suite),
+        "revisions": REVISIONS,
+        "can_run": request.user.has_perm("comparison.run_probe"),
+    }
+    return TemplateResponse(request, "comparison/target_detail.html", context)
+
+
+@require_POST
+@permission_required("comparison.run_probe", raise_exception=True)
+def run_probe_view(request, pk: int):
+    target = get_object_or_404(ProbeTarget, pk=pk)
+    try:
+        run = start_run(
+            target=target,
+            revisions=request.POST.getlist("revision"),
+            scenarios=request.POST.getlist("scenario"),
+            user=request.user,
+        )
+    except RunRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(target.get_absolute_url())
+    return redirect(run.get_absolute_url())
+
+
+@require_POST
+@permission_required("comparison.run_probe", raise_exception=True)
+def cancel_run_view(request, pk: int):
+    run = get_object_or_404(ProbeRun, pk=pk)
+    cancel_run(run=run)
+    messages.info(request, "Cancellation requested.")
+    return redirect(run.get_absolute_url())
+
+
+def _grid(run: ProbeRun) -> dict:
+    results = list(
+        run.results.only("id", "scenario", "requested_revision", "negotiated_revision", "verdict", "failure", "rows")
+    )
+    cells = {(r.scenario, r.requested_revision): r for r in results}
+    scenarios = [s for s in suite(run.target.suite) if s.key in run.scenarios]
+    grid = [{"scenario": s, "cells": [cells.get((s.key, rev)) for rev in run.revisions]} for s in scenarios]
+    counts = {verdict: sum(1 for r in results if r.verdict == verdict) for verdict in VERDICTS}
+    return {"grid": grid, "counts": counts}
+
+
+@require_GET
+def run_detail(request, pk: int):
+    run = get_object_or_404(ProbeRun.objects.select_related("target", "started_by"), pk=pk)
+    context = {"run": run, **_grid(run), "can_run": request.user.has_perm("comparison.run_probe")}
+    if getattr(request, "htmx", False):
+        response = TemplateResponse(request, "comparison/run_detail.html#progress", context)
+        if not run.active:
+            # The last fragment is rendered, then htmx stops polling (status 286).
+            response.render()
+            stop = HttpResponseStopPolling(response.content)
+            return stop
+        return response
+    return TemplateResponse(request, "comparison/run_detail.html", context)
+
+
+def _json_html(value) -> str:
+    return highlight(
+        json.dumps(value, indent=2, ensure_ascii=False)[:200_000], JsonLexer(), HtmlFormatter(cssclass="highlight json")
+    )
+
+
+@require_GET
+def result_detail(request, pk: int) -> TemplateResponse:
+    result = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
+    context = {
+        "result": result,
+        "run": result.run,
+        "exchanges": [
+            {
+                "exchange": e,
+                "request_html": _json_html(e.get("request")),
+                "response_html": _json_html(e.get("response")),
+            }
+            for e in result.exchanges
+        ],
+        "views": result.host_views,
+    }
+    return TemplateResponse(request, "comparison/result_detail.html", context)

@@ -1,0 +1,162 @@
+"""What the fixture upstream returns: every content type, prompt shape and failure. Pure data.
+
+Tool results are returned verbatim (as dicts) so that the fixture can send what a typed SDK
+server would refuse: an unknown block type, a JSON-RPC error raised by a tool.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+WAV_EMPTY = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA="
+LARGE_IMAGE = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(512 * 1024)).decode()
+
+TEXT = {"type": "text", "text": "hello from the fixture"}
+IMAGE = {"type": "image", "data": PNG_1PX, "mimeType": "image/png"}
+AUDIO = {"type": "audio", "data": WAV_EMPTY, "mimeType": "audio/wav"}
+RESOURCE_TEXT = {
+    "type": "resource",
+    "resource": {"uri": "fixture://notes/readme.md", "mimeType": "text/markdown", "text": "# Notes\nhello"},
+}
+RESOURCE_BLOB = {
+    "type": "resource",
+    "resource": {"uri": "fixture://img/dot.png", "mimeType": "image/png", "blob": PNG_1PX},
+}
+RESOURCE_LINK = {
+    "type": "resource_link",
+    "uri": "fixture://reports/q3.pdf",
+    "name": "q3.pdf",
+    "title": "Q3 report",
+    "mimeType": "application/pdf",
+    "description": "quarterly report",
+}
+ANNOTATED = {
+    "type": "text",
+    "text": "annotated",
+    "annotations": {"audience": ["user"], "priority": 0.5},
+    "_meta": {"fixture.example/trace": "t1"},
+}
+ENVELOPE = {
+    "error": {
+        "schema": "mcp-error/1",
+        "code": "argument.type",
+        "target": {"kind": "parameter", "pointer": "/count"},
+        "policy": "fix-argument",
+        "retry": {"same_request": False},
+        "sideEffects": "none",
+        "text": "Expected integer at /count, got string",
+    }
+}
+
+
+class ToolError(Exception):
+    """A JSON-RPC error the fixture raises from a tool (code, message, data)."""
+
+    def __init__(self, code: int, message: str, data: Any = None):
+        super().__init__(message)
+        self.code, self.message, self.data = code, message, data
+
+
+def _result(*blocks: dict, **extra: Any) -> dict:
+    return {"content": list(blocks), **extra}
+
+
+#: tool name -> (description, result or a ToolError to raise, output schema or None)
+TOOLS: dict[str, tuple[str, Any, dict | None]] = {
+    "text": ("one text block", _result(TEXT), None),
+    "image": ("one image block", _result(IMAGE), None),
+    "audio": ("one audio block", _result(AUDIO), None),
+    "resource-text": ("an embedded text resource", _result(RESOURCE_TEXT), None),
+    "resource-blob": ("an embedded blob resource", _result(RESOURCE_BLOB), None),
+    "resource-link": ("a resource_link", _result({"type": "text", "text": "see the link"}, RESOURCE_LINK), None),
+    "mixed": (
+        "every block type at once, with result _meta",
+        _result(
+            ANNOTATED, IMAGE, AUDIO, RESOURCE_TEXT, RESOURCE_BLOB, RESOURCE_LINK, _meta={"fixture.example/result": "r1"}
+        ),
+        None,
+    ),
+    "structured": (
+        "text plus structuredContent, with an outputSchema",
+        _result({"type": "text", "text": '{"n": 42}'}, structuredContent={"n": 42}),
+        {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    ),
+    "structured-only": ("structuredContent with empty content", _result(structuredContent={"n": 7}), None),
+    "annotations": ("annotations and _meta on a block", _result(ANNOTATED), None),
+    "unknown-type": (
+        "a block of a type no revision defines",
+        _result({"type": "text", "text": "before"}, {"type": "x-hologram", "data": "AAAA"}),
+        None,
+    ),
+    "large-image": ("a 512 KiB image", _result(dict(IMAGE, data=LARGE_IMAGE)), None),
+    "is-error": (
+        "isError with text",
+        _result({"type": "text", "text": "Not found: no such file /data/report.csv"}, isError=True),
+        None,
+    ),
+    "is-error-empty": ("isError without text", _result(isError=True), None),
+    "rpc-error": (
+        "a JSON-RPC error with code and data",
+        ToolError(-32001, "Upstream database unavailable", {"retryAfterMs": 2000, "target": "db"}),
+        None,
+    ),
+    "invalid-params": (
+        "a JSON-RPC invalid params error",
+        ToolError(-32602, "Invalid params: 'count' must be an integer", {"pointer": "/count"}),
+        None,
+    ),
+    "auth-failure": (
+        "an authentication failure reported in text",
+        _result({"type": "text", "text": "401 Unauthorized: missing or expired bearer token"}, isError=True),
+        None,
+    ),
+    "error-envelope": (
+        "isError with a structured mcp-error/1 envelope",
+        _result({"type": "text", "text": json.dumps(ENVELOPE)}, isError=True),
+        None,
+    ),
+    # Names the conformance suite calls.
+    "test_simple_text": (
+        "conformance: text",
+        _result({"type": "text", "text": "This is a simple text response for testing."}),
+        None,
+    ),
+    "test_image_content": ("conformance: image", _result(IMAGE), None),
+    "test_audio_content": ("conformance: audio", _result(AUDIO), None),
+    "test_embedded_resource": ("conformance: embedded resource", _result(RESOURCE_TEXT), None),
+    "test_multiple_content_types": ("conformance: mixed", _result(TEXT, IMAGE, RESOURCE_TEXT), None),
+    "test_error_handling": (
+        "conformance: error",
+        _result({"type": "text", "text": "This tool intentionally returns an error for testing"}, isError=True),
+        None,
+    ),
+}
+
+PROMPTS: dict[str, dict[str, Any]] = {
+    "multi": {
+        "title": "Few-shot review",
+        "description": "A multi-message prompt with an assistant turn and every content type",
+        "icons": [{"src": "data:image/png;base64," + PNG_1PX, "mimeType": "image/png"}],
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "Review this change."}},
+            {"role": "assistant", "content": {"type": "text", "text": "I will check the tests first."}},
+            {"role": "user", "content": IMAGE},
+            {"role": "user", "content": AUDIO},
+            {"role": "user", "content": RESOURCE_TEXT},
+            {"role": "user", "content": RESOURCE_LINK},
+        ],
+    },
+    "test_simple_prompt": {
+        "title": None,
+        "description": "conformance: simple prompt",
+        "messages": [{"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}}],
+    },
+}
+
+RESOURCES: dict[str, dict[str, Any]] = {
+    "fixture://notes/readme.md": {"name": "readme", "mimeType": "text/markdown", "text": "# Notes\nhello"},
+    "fixture://img/dot.png": {"name": "dot", "mimeType": "image/png", "blob": PNG_1PX},
+}

@@ -1,0 +1,233 @@
+"""Scenarios × revisions against one target: the exchange, revision findings, the proxy diff and
+the host views of every result. No Django; the task and the command call `run_probe`."""
+
+from __future__ import annotations
+
+import copy
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from comparison.hosts import is_prompt_result, prompt_views, tool_views
+from comparison.hosts.present import shorten, view_data
+
+from . import revisions
+from .scenarios import Scenario, expected_fixture_response
+from .wire import STATELESS_REVISION, HttpTransport, Limits, StdioTransport, WireClient
+
+AS_EXPECTED, CHANGED, INVALID, FAILED = "as expected", "changed by proxy", "invalid for revision", "failed to probe"
+VERDICTS = (AS_EXPECTED, CHANGED, INVALID, FAILED)
+MAX_DIFFS = 40
+
+
+@dataclass
+class TargetSpec:
+    name: str
+    transport: str  # "http" or "stdio"
+    url: str = ""
+    command: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    suite: str = "fixture"
+    #: "fixture" (answers known), an upstream URL to probe directly for the diff, or "" (no diff).
+    upstream: str = ""
+
+
+def builtin_fixture() -> TargetSpec:
+    command = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    return TargetSpec("built-in fixture (stdio)", "stdio", command=command, suite="fixture", upstream="fixture")
+
+
+@dataclass
+class ProbeOutcome:
+    scenario: Scenario
+    requested: str
+    negotiated: str = ""
+    exchanges: list[dict[str, Any]] = field(default_factory=list)
+    response: dict[str, Any] | None = None
+    findings: list[dict[str, str]] = field(default_factory=list)
+    diff: list[dict[str, Any]] = field(default_factory=list)
+    diff_against: str = ""
+    host_views: list[dict[str, Any]] = field(default_factory=list)
+    failure: str = ""
+    duration_ms: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        if self.failure:
+            return FAILED
+        if self.diff:
+            return CHANGED
+        if self.findings:
+            return INVALID
+        return AS_EXPECTED
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario.key,
+            "rows": list(self.scenario.rows),
+            "method": self.scenario.method,
+            "requested_revision": self.requested,
+            "negotiated_revision": self.negotiated,
+            "verdict": self.verdict,
+            "failure": self.failure,
+            "response": self.response,
+            "findings": self.findings,
+            "diff": self.diff,
+            "diff_against": self.diff_against,
+            "host_views": self.host_views,
+            "exchanges": self.exchanges,
+            "duration_ms": round(self.duration_ms, 2),
+        }
+
+
+def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTransport:
+    if spec.transport == "stdio":
+        return StdioTransport(spec.command, limits=limits)
+    return HttpTransport(spec.url, headers=spec.headers, limits=limits)
+
+
+def payload(response: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The part of a JSON-RPC response a host acts on: its result or its error."""
+    if not isinstance(response, dict):
+        return None
+    if "error" in response:
+        return {"error": response["error"]}
+    return {"result": response.get("result")}
+
+
+def diff(before: Any, after: Any, path: str = "", out: list | None = None, *, subset: bool = False) -> list[dict]:
+    """Field-level differences; with `subset`, keys missing from `before` are not reported."""
+    out = [] if out is None else out
+    if len(out) >= MAX_DIFFS:
+        return out
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in before:
+            where = f"{path}.{key}" if path else key
+            if key not in after:
+                out.append({"path": where, "change": "removed", "before": shorten(before[key], 80)})
+            else:
+                diff(before[key], after[key], where, out, subset=subset)
+        if not subset:
+            for key in after:
+                if key not in before:
+                    where = f"{path}.{key}" if path else key
+                    out.append({"path": where, "change": "added", "after": shorten(after[key], 80)})
+    elif isinstance(before, list) and isinstance(after, list):
+        for index in range(max(len(before), len(after))):
+            where = f"{path}[{index}]"
+            if index >= len(after):
+                out.append({"path": where, "change": "removed", "before": shorten(before[index], 80)})
+            elif index >= len(before):
+                out.append({"path": where, "change": "added", "after": shorten(after[index], 80)})
+            else:
+                diff(before[index], after[index], where, out, subset=subset)
+    elif before != after:
+        out.append({"path": path, "change": "changed", "before": shorten(before, 80), "after": shorten(after, 80)})
+    return out[:MAX_DIFFS]
+
+
+FIXTURE_SERVER_INFO = {"name": "mcp-compare-fixture", "title": "mcp-compare fixture upstream", "version": "1.0.0"}
+
+
+def expected_for(scenario: Scenario, revision: str) -> dict[str, Any] | None:
+    """The fixture's answer as it goes out at `revision`: 2026-07-28 results carry a resultType,
+    and the SDK stamps its typed (non-tool) results with the server's identity."""
+    expected = expected_fixture_response(scenario)
+    if expected and "result" in expected and revision == STATELESS_REVISION:
+        expected = copy.deepcopy(expected)
+        expected["result"].setdefault("resultType", "complete")
+        if scenario.method != "tools/call":
+            expected["result"]["_meta"] = {"io.modelcontextprotocol/serverInfo": FIXTURE_SERVER_INFO}
+    return expected
+
+
+def host_views_of(scenario: Scenario, response_payload: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if not response_payload or "result" not in response_payload:
+        return []
+    result = response_payload["result"]
+    if scenario.method == "tools/call" and isinstance(result, dict):
+        return [view_data(view) for view in tool_views(result)]
+    if scenario.method == "prompts/get" and is_prompt_result(result):
+        return [view_data(view) for view in prompt_views(result)]
+    return []
+
+
+def _probe_revision(
+    spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits
+) -> tuple[str, str, dict[str, Any], list[dict[str, Any]]]:
+    """(negotiated, session failure, {scenario key: (exchange, response)}, session exchanges)."""
+    transport = open_transport(spec, limits)
+    client = WireClient(transport)
+    answers: dict[str, Any] = {}
+    try:
+        session = client.open(revision)
+        opening = [exchange.as_dict() for exchange in session.exchanges]
+        if session.failure:
+            return session.negotiated, session.failure, answers, opening
+        for scenario in scenarios:
+            answers[scenario.key] = client.request(scenario.method, copy.deepcopy(scenario.params))
+        return session.negotiated, "", answers, opening
+    finally:
+        client.close()
+
+
+def run_probe(
+    spec: TargetSpec,
+    *,
+    scenarios: list[Scenario],
+    revisions_: list[str],
+    limits: Limits | None = None,
+    upstream: TargetSpec | None = None,
+    on_outcome: Callable[[ProbeOutcome], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> list[ProbeOutcome]:
+    limits = limits or Limits()
+    outcomes: list[ProbeOutcome] = []
+    for revision in revisions_:
+        if should_stop and should_stop():
+            break
+        started = time.monotonic()
+        negotiated, failure, answers, opening = _probe_revision(spec, scenarios, revision, limits)
+        direct: dict[str, Any] = {}
+        if upstream is not None and not failure:
+            _, _, direct, _ = _probe_revision(upstream, scenarios, revision, limits)
+        for scenario in scenarios:
+            outcome = ProbeOutcome(scenario, revision, negotiated)
+            exchange = answers.get(scenario.key)
+            outcome.exchanges = opening + ([exchange.as_dict()] if exchange else [])
+            if failure or exchange is None or not exchange.ok:
+                outcome.failure = failure or (exchange.failure if exchange else "not sent")
+            else:
+                outcome.duration_ms = exchange.duration_ms
+                outcome.response = exchange.response
+                got = payload(exchange.response)
+                if got and "result" in got:
+                    checked = revisions.findings(got["result"], scenario.method, negotiated or revision)
+                    outcome.findings = [finding.as_dict() for finding in checked]
+                outcome.host_views = host_views_of(scenario, got)
+                _compare(outcome, scenario, revision, got, spec, direct.get(scenario.key))
+            if not outcome.duration_ms:
+                outcome.duration_ms = (time.monotonic() - started) * 1000
+            outcomes.append(outcome)
+            if on_outcome:
+                on_outcome(outcome)
+    return outcomes
+
+
+def _compare(
+    outcome: ProbeOutcome, scenario: Scenario, revision: str, got: dict | None, spec: TargetSpec, direct_exchange: Any
+) -> None:
+    if direct_exchange is not None and direct_exchange.ok:
+        outcome.diff_against = "upstream probed directly"
+        outcome.diff = diff(payload(direct_exchange.response), got)
+    elif spec.upstream == "fixture":
+        expected = expected_for(scenario, outcome.negotiated or revision)
+        if expected is not None:
+            outcome.diff_against = "the fixture's known answer"
+            if "error" in expected and got and "error" in got:
+                # The fixture's own error text is not fixed for every case: compare what it states.
+                outcome.diff = diff(expected["error"], got["error"], "error", subset=True)
+            else:
+                outcome.diff = diff(expected, got)

@@ -1,0 +1,373 @@
+"""Raw JSON-RPC to an MCP server over Streamable HTTP or stdio, every exchange captured and bounded.
+
+Not the SDK's types: they reject or normalise exactly what a probe needs to see. Every read has a
+connect timeout, a total deadline, a byte cap and (for SSE) an event cap; whatever a target does
+(hang, drip, flood, garbage, disconnect) ends as a recorded failure on the Exchange, never as a
+stuck caller. No Django here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+STATELESS_REVISION = "2026-07-28"
+SECRET_HEADERS = ("authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key")
+CLIENT_INFO = {"name": "mcp-compare-probe", "version": "1.0.0"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    connect_timeout: float = 5.0
+    total_timeout: float = 15.0
+    max_bytes: int = 8 * 1024 * 1024
+    max_events: int = 500
+
+
+@dataclass
+class Exchange:
+    method: str
+    request: dict[str, Any]
+    request_headers: dict[str, str] = field(default_factory=dict)
+    status: int | None = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response: dict[str, Any] | None = None
+    notifications: list[dict[str, Any]] = field(default_factory=list)
+    framing: str = ""  # "json", "sse", "stdio", "empty"
+    bytes: int = 0
+    duration_ms: float = 0.0
+    failure: str = ""  # empty when the exchange completed; else what went wrong, bounded
+
+    @property
+    def ok(self) -> bool:
+        return not self.failure
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "request": self.request,
+            "request_headers": self.request_headers,
+            "status": self.status,
+            "response_headers": self.response_headers,
+            "response": self.response,
+            "notifications": self.notifications,
+            "framing": self.framing,
+            "bytes": self.bytes,
+            "duration_ms": round(self.duration_ms, 2),
+            "failure": self.failure,
+        }
+
+
+def mask_headers(headers: dict[str, str]) -> dict[str, str]:
+    """Credentials never leave the wire client in clear."""
+    masked = {}
+    for name, value in headers.items():
+        secret = name.lower() in SECRET_HEADERS or "token" in name.lower() or "secret" in name.lower()
+        masked[name] = "••• (masked)" if secret else value
+    return masked
+
+
+class _Failure(Exception):
+    pass
+
+
+class HttpTransport:
+    """Streamable HTTP: one POST per message; JSON or SSE answers; session and version headers."""
+
+    def __init__(self, url: str, *, headers: dict[str, str] | None = None, limits: Limits | None = None):
+        self.url = url
+        self.limits = limits or Limits()
+        self.base_headers = dict(headers or {})
+        timeout = httpx.Timeout(self.limits.total_timeout, connect=self.limits.connect_timeout)
+        self.client = httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False)
+        self.session_headers: dict[str, str] = {}
+
+    def close(self) -> None:
+        if "Mcp-Session-Id" in self.session_headers:
+            try:
+                self.client.delete(self.url, headers={**self.base_headers, **self.session_headers}, timeout=2.0)
+            except httpx.HTTPError:
+                pass
+        self.client.close()
+
+    def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **self.base_headers,
+            **self.session_headers,
+            **(extra_headers or {}),
+        }
+        record = Exchange(message.get("method", ""), message, mask_headers(headers))
+        started = time.monotonic()
+        deadline = started + self.limits.total_timeout
+        try:
+            with self.client.stream("POST", self.url, json=message, headers=headers) as response:
+                record.status = response.status_code
+                record.response_headers = mask_headers(dict(response.headers))
+                kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+                if kind == "text/event-stream":
+                    record.framing = "sse"
+                    self._read_sse(response, record, message.get("id"), deadline)
+                else:
+                    body = self._read_body(response, record, deadline)
+                    record.framing = "json" if body else "empty"
+                    if body and response.status_code >= 400 and not body.lstrip().startswith(b"{"):
+                        raise _Failure(f"HTTP {response.status_code}: {body[:120]!r}")
+                    if body:
+                        self._parse_json(body, record, message.get("id"))
+        except _Failure as failure:
+            record.failure = str(failure)
+        except httpx.ConnectError as error:
+            record.failure = f"connection refused or unreachable: {error}"
+        except httpx.TimeoutException as error:
+            record.failure = f"timed out ({type(error).__name__})"
+        except (httpx.RemoteProtocolError, httpx.ReadError) as error:
+            record.failure = f"connection broke: {error}"
+        except httpx.HTTPError as error:
+            record.failure = f"HTTP error: {error}"
+        record.duration_ms = (time.monotonic() - started) * 1000
+        if not record.failure and "id" in message and record.response is None and record.status == 200:
+            record.failure = "no response to the request"
+        if not record.failure and record.status is not None and record.status >= 500:
+            record.failure = f"HTTP {record.status}"
+        return record
+
+    def _chunks(self, response: httpx.Response, record: Exchange, deadline: float):
+        for chunk in response.iter_bytes():
+            record.bytes += len(chunk)
+            if record.bytes > self.limits.max_bytes:
+                raise _Failure(f"response over the {self.limits.max_bytes:,}-byte cap")
+            if time.monotonic() > deadline:
+                raise _Failure(f"response not complete within {self.limits.total_timeout:.0f} s")
+            yield chunk
+
+    def _read_body(self, response: httpx.Response, record: Exchange, deadline: float) -> bytes:
+        return b"".join(self._chunks(response, record, deadline))
+
+    def _parse_json(self, body: bytes, record: Exchange, request_id: Any) -> None:
+        try:
+            value = json.loads(body)
+        except ValueError:
+            raise _Failure(f"invalid JSON in the response: {body[:120]!r}") from None
+        if not isinstance(value, dict):
+            raise _Failure("the response is not a JSON-RPC object")
+        if request_id is not None and value.get("id") != request_id and "error" not in value:
+            raise _Failure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
+        record.response = value
+
+    def _read_sse(self, response: httpx.Response, record: Exchange, request_id: Any, deadline: float) -> None:
+        buffer = b""
+        events = 0
+        for chunk in self._chunks(response, record, deadline):
+            buffer += chunk.replace(b"\r\n", b"\n")
+            while b"\n\n" in buffer:
+                raw, buffer = buffer.split(b"\n\n", 1)
+                data = b"\n".join(line[5:].lstrip() for line in raw.split(b"\n") if line.startswith(b"data:"))
+                if not data:
+                    continue
+                events += 1
+                if events > self.limits.max_events:
+                    raise _Failure(f"more than {self.limits.max_events} SSE events without the response")
+                try:
+                    message = json.loads(data)
+                except ValueError:
+                    raise _Failure(f"invalid JSON in an SSE event: {data[:120]!r}") from None
+                if isinstance(message, dict) and "id" in message and ("result" in message or "error" in message):
+                    if message["id"] != request_id:
+                        raise _Failure(f"response id {message['id']!r} does not match request id {request_id!r}")
+                    record.response = message
+                    return
+                record.notifications.append(message)
+        if request_id is not None:
+            raise _Failure("the SSE stream ended without a response")
+
+
+class StdioTransport:
+    """A child process speaking newline-delimited JSON-RPC; ended by its process group."""
+
+    def __init__(
+        self,
+        command: list[str],
+        *,
+        env: dict[str, str] | None = None,
+        limits: Limits | None = None,
+        cwd: str | None = None,
+    ):
+        self.limits = limits or Limits()
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
+            start_new_session=True,
+        )
+        self.lines: queue.Queue[bytes | None] = queue.Queue(maxsize=10_000)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            line = stream.readline(self.limits.max_bytes + 1)
+            if not line:
+                self.lines.put(None)
+                return
+            self.lines.put(line)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=5)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.process.wait(timeout=5)
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe:
+                pipe.close()
+
+    def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
+        record = Exchange(message.get("method", ""), message, framing="stdio")
+        started = time.monotonic()
+        deadline = started + self.limits.total_timeout
+        try:
+            self.process.stdin.write((json.dumps(message) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            record.failure = f"the process is gone: {error}"
+            return record
+        request_id = message.get("id")
+        try:
+            while request_id is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise _Failure(f"no response within {self.limits.total_timeout:.0f} s")
+                try:
+                    line = self.lines.get(timeout=remaining)
+                except queue.Empty:
+                    raise _Failure(f"no response within {self.limits.total_timeout:.0f} s") from None
+                if line is None:
+                    raise _Failure("the process closed its output")
+                record.bytes += len(line)
+                if len(line) > self.limits.max_bytes:
+                    raise _Failure(f"a message over the {self.limits.max_bytes:,}-byte cap")
+                try:
+                    value = json.loads(line)
+                except ValueError:
+                    raise _Failure(f"invalid JSON on stdout: {line[:120]!r}") from None
+                if (
+                    isinstance(value, dict)
+                    and value.get("id") == request_id
+                    and ("result" in value or "error" in value)
+                ):
+                    record.response = value
+                    break
+                if isinstance(value, dict) and "method" in value:
+                    record.notifications.append(value)
+                    if len(record.notifications) > self.limits.max_events:
+                        raise _Failure(f"more than {self.limits.max_events} messages without the response")
+        except _Failure as failure:
+            record.failure = str(failure)
+        record.duration_ms = (time.monotonic() - started) * 1000
+        return record
+
+
+@dataclass
+class Session:
+    requested: str
+    negotiated: str = ""
+    stateless: bool = False
+    server_info: dict[str, Any] = field(default_factory=dict)
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    exchanges: list[Exchange] = field(default_factory=list)
+    failure: str = ""
+
+
+class WireClient:
+    """Opens a session at a chosen revision and sends requests in that revision's style."""
+
+    def __init__(self, transport: HttpTransport | StdioTransport):
+        self.transport = transport
+        self.next_id = 0
+        self.session: Session | None = None
+
+    def _id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def _envelope(self) -> dict[str, Any]:
+        return {
+            "io.modelcontextprotocol/protocolVersion": STATELESS_REVISION,
+            "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+
+    def open(self, revision: str) -> Session:
+        session = Session(revision)
+        self.session = session
+        if revision == STATELESS_REVISION:
+            discover = self._send("server/discover", {}, record=session)
+            result = (discover.response or {}).get("result") or {}
+            if discover.ok and STATELESS_REVISION in (result.get("supportedVersions") or []):
+                session.stateless, session.negotiated = True, STATELESS_REVISION
+                session.server_info = result.get("serverInfo") or {}
+                session.capabilities = result.get("capabilities") or {}
+                return session
+        init = self._send(
+            "initialize", {"protocolVersion": revision, "capabilities": {}, "clientInfo": CLIENT_INFO}, record=session
+        )
+        if not init.ok or not init.response or "result" not in init.response:
+            session.failure = init.failure or f"initialize failed: {json.dumps(init.response)[:200]}"
+            return session
+        result = init.response["result"]
+        session.negotiated = str(result.get("protocolVersion", ""))
+        session.server_info = result.get("serverInfo") or {}
+        session.capabilities = result.get("capabilities") or {}
+        if isinstance(self.transport, HttpTransport):
+            session_id = next((v for k, v in init.response_headers.items() if k.lower() == "mcp-session-id"), None)
+            if session_id:
+                self.transport.session_headers["Mcp-Session-Id"] = session_id
+            self.transport.session_headers["MCP-Protocol-Version"] = session.negotiated
+        self._send("notifications/initialized", None, record=session, notification=True)
+        return session
+
+    def _send(
+        self, method: str, params: dict[str, Any] | None, *, record: Session | None = None, notification: bool = False
+    ) -> Exchange:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if not notification:
+            message["id"] = self._id()
+        headers: dict[str, str] = {}
+        stateless = method == "server/discover" or (self.session is not None and self.session.stateless)
+        if stateless:
+            params = dict(params or {})
+            params["_meta"] = {**(params.get("_meta") or {}), **self._envelope()}
+            headers = {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": method}
+            if params.get("name"):
+                headers["Mcp-Name"] = str(params["name"])
+        if params is not None:
+            message["params"] = params
+        exchange = self.transport.exchange(message, headers)
+        (record or self.session).exchanges.append(exchange)
+        return exchange
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
+        return self._send(method, params)
+
+    def close(self) -> None:
+        self.transport.close()

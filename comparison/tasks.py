@@ -1,0 +1,12 @@
+"""Django Tasks entry points. The web request only enqueues; a worker (`manage.py db_worker`) runs."""
+
+from __future__ import annotations
+
+from django.tasks import task
+
+
+@task
+def execute_run_task(run_id: int) -> None:
+    from .probing import execute_run
+
+    execute_run(run_id)

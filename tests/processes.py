@@ -1,0 +1,68 @@
+"""Start a server process for a test, wait for its loopback port, end it by its process group."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+PEERS = PROJECT / "comparison" / "probes" / "peers"
+NODE_PEERS = PEERS / "node" / "node_modules"
+PEERS_VENV = PROJECT / ".venv-peers"
+LOOPBACK = PEERS / "loopback.cjs"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def listening_addresses(pid: int) -> list[str]:
+    """Local addresses the process (and its children) listen on, from `ss`."""
+    out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, timeout=10, check=False).stdout
+    return [line.split()[3] for line in out.splitlines() if f"pid={pid}," in line]
+
+
+@contextmanager
+def server(command: list[str], port: int, *, env: dict[str, str] | None = None, timeout: float = 30.0):
+    process = subprocess.Popen(
+        command,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=PROJECT,
+    )
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"{command[0]} exited with {process.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{command[0]} did not listen on 127.0.0.1:{port} within {timeout} s") from None
+                time.sleep(0.1)
+        yield process
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait(timeout=10)
+
+
+def node_env() -> dict[str, str]:
+    return {"NODE_OPTIONS": f"--require {LOOPBACK}"}

@@ -1,0 +1,162 @@
+"""Probe pages: permission and CSRF on runs, one run per target, progress, cancel, results,
+the row pages, and the real worker (`db_worker`) executing a queued run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.probing import RunRefused, ensure_builtin_target, start_run
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def prober(db):
+    user = User.objects.create_user("prober", password="pw-prober-123")
+    user.user_permissions.add(Permission.objects.get(codename="run_probe"))
+    return User.objects.get(pk=user.pk)
+
+
+@pytest.fixture
+def target(db):
+    return ensure_builtin_target()
+
+
+def test_target_list_creates_the_builtin_target(client):
+    html = client.get("/probes/").content.decode()
+    assert "built-in fixture (stdio)" in html
+    assert ProbeTarget.objects.filter(builtin=True).count() == 1
+
+
+def test_running_needs_login_permission_and_csrf(target, prober):
+    url = f"/probes/targets/{target.pk}/run/"
+    assert Client().post(url).status_code == 403
+    nobody = Client()
+    nobody.force_login(User.objects.create_user("nobody", password="pw-nobody-123"))
+    assert nobody.post(url).status_code == 403
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(prober)
+    assert strict.post(url, {"revision": ["2025-06-18"]}).status_code == 403
+    assert ProbeRun.objects.count() == 0
+    assert Client().get(url).status_code == 405
+
+
+def test_run_a_probe_and_read_the_results(target, prober, loaded):
+    client = Client()
+    client.force_login(prober)
+    page = client.get(f"/probes/targets/{target.pk}/").content.decode()
+    assert "Run probe" in page
+    response = client.post(
+        f"/probes/targets/{target.pk}/run/",
+        {"revision": ["2024-11-05", "2025-11-25"], "scenario": ["audio", "rpc-error"]},
+    )
+    run = ProbeRun.objects.get()
+    assert response["Location"] == f"/probes/runs/{run.pk}/"
+    assert (run.status, run.done, run.total, run.started_by) == ("done", 4, 4, prober)
+    html = client.get(run.get_absolute_url()).content.decode()
+    assert "invalid for revision" in html
+    assert 'hx-trigger="every 1s"' not in html
+    poll = client.get(run.get_absolute_url(), **HTMX)
+    assert poll.status_code == 286, "htmx stops polling once the run is over"
+    result = ProbeResult.objects.get(scenario="audio", requested_revision="2024-11-05")
+    detail = client.get(result.get_absolute_url()).content.decode()
+    assert "audio blocks exist from 2025-03-26" in detail
+    assert "opencode v1 · direct" in detail
+    assert 'class="highlight json"' in detail
+    row = client.get("/registers/content-types/CT-03/").content.decode()
+    assert "Latest probe results" in row
+    assert result.get_absolute_url() in row
+
+
+def test_one_active_run_per_target_and_cancel(target, prober):
+    run = ProbeRun.objects.create(target=target, revisions=["2025-06-18"], scenarios=["text"], total=1)
+    with pytest.raises(RunRefused, match="one probe at a time"):
+        start_run(target=target, revisions=[], scenarios=[], user=prober)
+    client = Client()
+    client.force_login(prober)
+    assert "Cancel run" in client.get(run.get_absolute_url()).content.decode()
+    poll = client.get(run.get_absolute_url(), **HTMX)
+    assert poll.status_code == 200
+    assert 'hx-trigger="every 1s"' in poll.content.decode()
+    client.post(f"/probes/runs/{run.pk}/cancel/")
+    run.refresh_from_db()
+    assert run.status == "cancelled"
+
+
+def test_header_values_are_never_shown(db, admin_client):
+    target = ProbeTarget.objects.create(
+        name="secret proxy",
+        transport="http",
+        url="http://127.0.0.1:9/mcp",
+        headers={"Authorization": "Bearer s3cret-token"},
+    )
+    assert "s3cret-token" not in Client().get(target.get_absolute_url()).content.decode()
+    admin_page = admin_client.get(f"/admin/comparison/probetarget/{target.pk}/change/").content.decode()
+    assert "s3cret-token" not in admin_page
+    assert "Authorization" in admin_page
+
+
+def test_the_worker_executes_a_queued_run(tmp_path):
+    """The real path: the web side enqueues in the database, `manage.py db_worker` runs it."""
+    project = Path(__file__).resolve().parent.parent
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'worker.sqlite3'}",
+        "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend",
+    }
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=project, env=env, check=True, timeout=120)
+    enqueue = (
+        "from comparison.probing import ensure_builtin_target, start_run; "
+        "run = start_run(target=ensure_builtin_target(), revisions=['2025-06-18'], scenarios=['text', 'audio']);"
+        " print(run.pk, run.status)"
+    )
+    queued = subprocess.run(
+        [*manage, "shell", "-c", enqueue], cwd=project, env=env, capture_output=True, text=True, check=True, timeout=60
+    )
+    assert queued.stdout.strip().endswith("queued")
+    worker = subprocess.Popen(
+        [*manage, "db_worker", "--interval", "0.2"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        status = ""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and status != "done":
+            time.sleep(0.5)
+            status = (
+                subprocess.run(
+                    [
+                        *manage,
+                        "shell",
+                        "-c",
+                        "from comparison.models import ProbeRun; r = ProbeRun.objects.get(); print(r.status, r.done)",
+                    ],
+                    cwd=project,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    timeout=60,
+                )
+                .stdout.strip()
+                .split()[-2]
+            )
+    finally:
+        os.killpg(worker.pid, 15)
+        worker.wait(timeout=10)
+    assert status == "done"

@@ -1,0 +1,208 @@
+"""The wire client against misbehaving servers made here: each ends within its bound as a
+recorded failure. Every server listens on 127.0.0.1 and is shut down by the test."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+import time
+
+import pytest
+
+from comparison.probes.wire import Exchange, HttpTransport, Limits, StdioTransport, WireClient, mask_headers
+
+LIMITS = Limits(connect_timeout=1.0, total_timeout=2.0, max_bytes=1024 * 1024, max_events=50)
+BOUND = LIMITS.total_timeout + 1.5
+REQUEST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+
+
+class Misbehaving:
+    """A raw-socket HTTP server on 127.0.0.1 that answers every request with `behave(conn)`."""
+
+    def __init__(self, behave):
+        self.behave = behave
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/mcp"
+
+    def _serve(self) -> None:
+        self.sock.settimeout(0.2)
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        try:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data and len(data) < 65536:
+                chunk = conn.recv(4096)
+                if not chunk:
+                    return
+                data += chunk
+            self.behave(conn, self.stop)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.sock.close()
+        self.thread.join(timeout=2)
+
+
+def head(status: str, content_type: str, extra: str = "") -> bytes:
+    return f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\n{extra}Connection: close\r\n\r\n".encode()
+
+
+def hang(conn, stop):
+    stop.wait(10)
+
+
+def slow_drip(conn, stop):
+    conn.sendall(head("200 OK", "application/json"))
+    for byte in b'{"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}':
+        if stop.wait(0.3):
+            return
+        conn.sendall(bytes([byte]))
+
+
+def server_error(conn, stop):
+    body = b"internal error"
+    conn.sendall(head("500 Internal Server Error", "text/plain", f"Content-Length: {len(body)}\r\n") + body)
+
+
+def invalid_json(conn, stop):
+    body = b"{not json"
+    conn.sendall(head("200 OK", "application/json", f"Content-Length: {len(body)}\r\n") + body)
+
+
+def wrong_id(conn, stop):
+    body = json.dumps({"jsonrpc": "2.0", "id": 99, "result": {"tools": []}}).encode()
+    conn.sendall(head("200 OK", "application/json", f"Content-Length: {len(body)}\r\n") + body)
+
+
+def huge_body(conn, stop):
+    size = 50 * 1024 * 1024
+    conn.sendall(head("200 OK", "application/json", f"Content-Length: {size}\r\n"))
+    chunk = b" " * 65536
+    for _ in range(size // len(chunk)):
+        if stop.is_set():
+            return
+        conn.sendall(chunk)
+
+
+def endless_sse(conn, stop):
+    conn.sendall(head("200 OK", "text/event-stream"))
+    while not stop.is_set():
+        conn.sendall(b'data: {"jsonrpc": "2.0", "method": "notifications/message", "params": {}}\n\n')
+        time.sleep(0.001)
+
+
+def reset(conn, stop):
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+
+
+@pytest.mark.parametrize(
+    ("behave", "expected"),
+    [
+        (hang, "timed out"),
+        (slow_drip, "not complete within"),
+        (server_error, "HTTP 500"),
+        (invalid_json, "invalid JSON"),
+        (wrong_id, "does not match request id"),
+        (huge_body, "byte cap"),
+        (endless_sse, "SSE events without the response"),
+        (reset, "connection broke"),
+    ],
+    ids=["hang", "slow-drip", "500", "invalid-json", "wrong-id", "50MB-body", "endless-sse", "reset"],
+)
+def test_misbehaving_http_server_is_a_bounded_recorded_failure(behave, expected):
+    with Misbehaving(behave) as server:
+        transport = HttpTransport(server.url, limits=LIMITS)
+        started = time.monotonic()
+        exchange = transport.exchange(REQUEST)
+        elapsed = time.monotonic() - started
+        transport.close()
+    assert not exchange.ok
+    assert expected in exchange.failure
+    assert elapsed < BOUND, f"{elapsed:.1f} s"
+
+
+def test_refused_connection():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    exchange = HttpTransport(f"http://127.0.0.1:{port}/mcp", limits=LIMITS).exchange(REQUEST)
+    assert "refused" in exchange.failure
+
+
+STDIO_PROGRAMS = {
+    "hang": "import time; time.sleep(30)",
+    "garbage": "import sys; sys.stdin.readline(); print('not json', flush=True); import time; time.sleep(30)",
+    "exit": "import sys; sys.stdin.readline(); sys.exit(0)",
+    "flood": 'import sys\nsys.stdin.readline()\nwhile True: print(\'{"jsonrpc":"2.0","method":"x"}\', flush=True)',
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("hang", "no response within"),
+        ("garbage", "invalid JSON"),
+        ("exit", "closed its output"),
+        ("flood", "without the response"),
+    ],
+)
+def test_misbehaving_stdio_server_is_a_bounded_recorded_failure(name, expected):
+    transport = StdioTransport([sys.executable, "-c", STDIO_PROGRAMS[name]], limits=LIMITS)
+    started = time.monotonic()
+    exchange = transport.exchange(REQUEST)
+    elapsed = time.monotonic() - started
+    pid = transport.process.pid
+    transport.close()
+    assert expected in exchange.failure
+    assert elapsed < BOUND
+    assert transport.process.poll() is not None, f"process {pid} still running"
+
+
+def test_credentials_are_masked():
+    masked = mask_headers({"Authorization": "Bearer s3cret", "X-Api-Key": "k", "X-Trace": "t", "X-Auth-Token": "z"})
+    assert masked == {
+        "Authorization": "••• (masked)",
+        "X-Api-Key": "••• (masked)",
+        "X-Trace": "t",
+        "X-Auth-Token": "••• (masked)",
+    }
+    record = Exchange("m", {})
+    assert record.ok
+
+
+def test_session_against_the_fixture_over_stdio_at_every_revision():
+    for revision in ("2024-11-05", "2025-06-18", "2026-07-28"):
+        client = WireClient(StdioTransport([sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]))
+        try:
+            session = client.open(revision)
+            exchange = client.request("tools/call", {"name": "audio", "arguments": {}})
+        finally:
+            client.close()
+        assert session.negotiated == revision
+        assert session.stateless is (revision == "2026-07-28")
+        assert exchange.response["result"]["content"][0]["type"] == "audio"
