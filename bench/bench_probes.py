@@ -1,0 +1,142 @@
+"""Probe speed. Prints numbers; asserts nothing.
+
+    .venv/bin/python bench/bench_probes.py [--repeat N]
+
+- wall time of a full run (every fixture scenario × 5 revisions) on the built-in target (stdio),
+  on the fixture over HTTP, and through mcp-proxy (a stateful proxy) when .venv-peers has it;
+- the wire client's median overhead per exchange over a raw socket doing the same request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from comparison.probes.revisions import REVISIONS  # noqa: E402
+from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
+from comparison.probes.scenarios import FIXTURE  # noqa: E402
+from comparison.probes.wire import HttpTransport, WireClient  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start(command: list[str], port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        command, cwd=PROJECT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    stop(process)
+    raise RuntimeError(f"{command[0]} did not listen on {port}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=10)
+
+
+def full_run(spec: TargetSpec) -> tuple[float, int]:
+    started = time.perf_counter()
+    outcomes = run_probe(spec, scenarios=list(FIXTURE), revisions_=list(REVISIONS))
+    return time.perf_counter() - started, len(outcomes)
+
+
+def raw_call(port: int, session: str, body: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        request = (
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\n"
+            f"MCP-Protocol-Version: 2025-11-25\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        sock.sendall(request.encode() + body)
+        while sock.recv(65536):
+            pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=50)
+    args = parser.parse_args()
+    seconds, n = full_run(builtin_fixture())
+    print(f"full run, built-in fixture (stdio, a process per revision): {n} results in {seconds:.2f} s")
+
+    port = free_port()
+    fixture = start([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port)
+    try:
+        url = f"http://127.0.0.1:{port}/mcp"
+        seconds, n = full_run(TargetSpec("fixture", "http", url=url, upstream="fixture"))
+        print(f"full run, fixture over Streamable HTTP: {n} results in {seconds:.2f} s")
+        client = WireClient(HttpTransport(url))
+        client.open("2025-11-25")
+        wire = []
+        for _ in range(args.repeat):
+            exchange = client.request("tools/call", {"name": "text", "arguments": {}})
+            wire.append(exchange.duration_ms)
+        session = client.transport.session_headers["Mcp-Session-Id"]
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "text", "arguments": {}}}
+        ).encode()
+        raw = []
+        for _ in range(args.repeat):
+            begin = time.perf_counter()
+            raw_call(port, session, body)
+            raw.append((time.perf_counter() - begin) * 1000)
+        client.close()
+        print(
+            f"tools/call median: wire client {statistics.median(wire):.2f} ms, raw socket "
+            f"{statistics.median(raw):.2f} ms, overhead {statistics.median(wire) - statistics.median(raw):+.2f} ms "
+            f"(n={args.repeat})"
+        )
+    finally:
+        stop(fixture)
+
+    proxy_bin = PROJECT / ".venv-peers" / "bin" / "mcp-proxy"
+    if not proxy_bin.exists():
+        print("mcp-proxy not installed (.venv-peers): run scripts/test.sh once")
+        return
+    port = free_port()
+    proxy = start(
+        [
+            str(proxy_bin),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--",
+            sys.executable,
+            "-m",
+            "comparison.probes.fixture_server",
+            "--stdio",
+        ],
+        port,
+    )
+    try:
+        spec = TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
+        seconds, n = full_run(spec)
+        print(f"full run through mcp-proxy 0.13.0 (stateful): {n} results in {seconds:.2f} s")
+    finally:
+        stop(proxy)
+
+
+if __name__ == "__main__":
+    main()
