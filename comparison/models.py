@@ -84,6 +84,7 @@ class ProbeRun(models.Model):
     scenarios = models.JSONField(default=list)
     status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
     cancel_requested = models.BooleanField(default=False)
+    real_host = models.BooleanField(default=False, help_text="Also hand tool results to the real opencode binary.")
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)

@@ -15,6 +15,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
 from .models import ProbeResult, ProbeRun, ProbeTarget
+from .probes import real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS
 from .probes.scenarios import suite
@@ -37,6 +38,7 @@ def target_detail(request, pk: int) -> TemplateResponse:
         "scenarios": suite(target.suite),
         "revisions": REVISIONS,
         "can_run": request.user.has_perm("comparison.run_probe"),
+        "real_host_available": real_lane.available(),
     }
     return TemplateResponse(request, "comparison/target_detail.html", context)
 
@@ -51,6 +53,7 @@ def run_probe_view(request, pk: int):
             revisions=request.POST.getlist("revision"),
             scenarios=request.POST.getlist("scenario"),
             user=request.user,
+            real_host=request.POST.get("real_host") == "on",
         )
     except RunRefused as refused:
         messages.error(request, str(refused))

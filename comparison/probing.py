@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .models import ProbeResult, ProbeRun, ProbeTarget
+from .probes import real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, run_probe
 from .probes.scenarios import suite
@@ -37,7 +38,9 @@ def ensure_builtin_target() -> ProbeTarget:
     return target
 
 
-def start_run(*, target: ProbeTarget, revisions: list[str], scenarios: list[str], user=None) -> ProbeRun:
+def start_run(
+    *, target: ProbeTarget, revisions: list[str], scenarios: list[str], user=None, real_host: bool = False
+) -> ProbeRun:
     if not target.enabled:
         raise RunRefused(f"{target} is disabled")
     known = [s.key for s in suite(target.suite)]
@@ -51,6 +54,7 @@ def start_run(*, target: ProbeTarget, revisions: list[str], scenarios: list[str]
                 scenarios=chosen_scenarios,
                 started_by=user,
                 total=len(chosen_revisions) * len(chosen_scenarios),
+                real_host=real_host and real_lane.available(),
             )
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None
@@ -115,5 +119,28 @@ def execute_run(run_id: int) -> None:
             status=ProbeRun.FAILED, error=str(error)[:2000], finished_at=timezone.now()
         )
         return
+    if run.real_host and not cancelled():
+        _real_host_lane(run)
     status = ProbeRun.CANCELLED if cancelled() else ProbeRun.DONE
     ProbeRun.objects.filter(pk=run.pk).update(status=status, finished_at=timezone.now())
+
+
+def _real_host_lane(run: ProbeRun) -> None:
+    """Add the real opencode binary's view to every tool result of the run."""
+    results = {
+        f"r{result.pk}": result
+        for result in run.results.filter(
+            method="tools/call", verdict__in=["as expected", "changed by proxy", "invalid for revision"]
+        )
+        if isinstance(result.response, dict) and isinstance(result.response.get("result"), dict)
+    }
+    try:
+        views = real_lane.capture_results({name: r.response["result"] for name, r in results.items()})
+    except Exception as error:  # the real host failing is recorded, never a failed run
+        logger.warning("real host lane of run %s failed: %s", run.pk, error)
+        ProbeRun.objects.filter(pk=run.pk).update(error=f"real host lane failed: {error}"[:2000])
+        return
+    for name, view in views.items():
+        result = results[name]
+        result.host_views = [*result.host_views, view]
+        result.save(update_fields=["host_views"])

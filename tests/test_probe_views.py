@@ -160,3 +160,18 @@ def test_the_worker_executes_a_queued_run(tmp_path):
         os.killpg(worker.pid, 15)
         worker.wait(timeout=10)
     assert status == "done"
+
+
+def test_real_host_lane_adds_the_opencode_capture(target, prober):
+    run = start_run(
+        target=target, revisions=["2025-06-18"], scenarios=["text", "image", "rpc-error"], user=prober, real_host=True
+    )
+    assert run.real_host
+    text = ProbeResult.objects.get(run=run, scenario="text")
+    real = [view for view in text.host_views if view["key"] == "opencode-v1-real"]
+    assert real
+    assert real[0]["parts"][0]["text"] == "hello from the fixture"
+    image = ProbeResult.objects.get(run=run, scenario="image").host_views[-1]
+    assert image["attachments"] == [{"mime": "image/png", "bytes": 70}]
+    rpc = ProbeResult.objects.get(run=run, scenario="rpc-error")
+    assert all(view["key"] != "opencode-v1-real" for view in rpc.host_views), "a JSON-RPC error has no tool result"
