@@ -138,6 +138,7 @@ class ProbeResult(models.Model):
     diff = models.JSONField(default=list)
     diff_against = models.CharField(max_length=100, blank=True)
     host_views = models.JSONField(default=list)
+    dpcter = models.JSONField(default=list, help_text="DPCTER profiles per consumer, for failure scenarios.")
     exchanges = models.JSONField(default=list)
     duration_ms = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)

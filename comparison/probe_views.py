@@ -14,6 +14,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
+from . import failures
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import real_lane
 from .probes.revisions import REVISIONS
@@ -119,3 +120,50 @@ def result_detail(request, pk: int) -> TemplateResponse:
         "views": result.host_views,
     }
     return TemplateResponse(request, "comparison/result_detail.html", context)
+
+
+@require_GET
+def run_audit(request, pk: int) -> TemplateResponse:
+    """DPCTER counts over the run's failure results: coordinates × consumers, typed and with text."""
+    run = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
+    results = list(run.results.exclude(dpcter=[]).only("id", "scenario", "requested_revision", "dpcter", "verdict"))
+    table = failures.audit([{"profiles": r.dpcter} for r in results])
+    consumers = [c for c in failures.CONSUMERS if table[c]["D"].total]
+    rows = [
+        {
+            "key": key,
+            "name": failures.NAMES[key],
+            "published": failures.PUBLISHED[key],
+            "cells": [(consumer, table[consumer][key]) for consumer in consumers],
+        }
+        for key in failures.COORDINATES
+    ]
+    consumer, coordinate = request.GET.get("consumer", ""), request.GET.get("coordinate", "")
+    evidence = []
+    if consumer in consumers and coordinate in failures.COORDINATES:
+        for result in results:
+            for profile in result.dpcter:
+                if profile["consumer"] == consumer:
+                    evidence.append(
+                        {
+                            "result": result,
+                            "typed": profile["typed"][coordinate],
+                            "with_text": profile["with_text"][coordinate],
+                            "policy": profile["policy"],
+                            "suggestion": profile["suggestion"],
+                        }
+                    )
+    context = {
+        "run": run,
+        "rows": rows,
+        "consumers": [(c, failures.HOST_PATH_LABELS.get(c, c)) for c in consumers],
+        "failures": len(results),
+        "published_total": failures.PUBLISHED_TOTAL,
+        "evidence": evidence,
+        "consumer": consumer,
+        "coordinate": coordinate,
+        "coordinate_name": failures.NAMES.get(coordinate, ""),
+        "consumer_label": failures.HOST_PATH_LABELS.get(consumer, consumer),
+    }
+    template = "comparison/run_audit.html#evidence" if getattr(request, "htmx", False) else "comparison/run_audit.html"
+    return TemplateResponse(request, template, context)

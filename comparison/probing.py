@@ -96,6 +96,7 @@ def execute_run(run_id: int) -> None:
             diff=data["diff"],
             diff_against=data["diff_against"],
             host_views=data["host_views"],
+            dpcter=data["dpcter"],
             exchanges=data["exchanges"],
             duration_ms=data["duration_ms"],
         )

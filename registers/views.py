@@ -135,6 +135,9 @@ def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
         "example_name": examples[0] if examples else "",
         "model_views": examples[1] if examples else [],
         "findings": findings_for(row.row_id),
+        "audit_run_id": ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
+        if row.register.slug == "failure-gap"
+        else None,
         "probe_results": ProbeResult.objects.filter(rows_key__contains=f",{row.row_id},")
         .select_related("run__target")
         .order_by("-id")[:20],

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from comparison.probes.scenarios import FIXTURE
 from registers.loader import load_registers
 from tests.conftest import SHIPPED
 
@@ -164,8 +165,29 @@ def test_log_in_run_a_probe_and_open_a_result(page, live_server):
     page.get_by_role("button", name="Run probe").click()
     page.wait_for_url(re.compile(r"/probes/runs/\d+/$"))
     page.wait_for_function("() => document.querySelector('.run-status strong')?.textContent === 'done'")
-    assert "46 of 46 results" in page.locator(".run-status").inner_text()
+    total = 2 * len(FIXTURE)
+    assert f"{total} of {total} results" in page.locator(".run-status").inner_text()
     page.locator('tr:has(th:text-is("text block")) a.verdict-cell').first.click()
     page.wait_for_url(re.compile(r"/probes/results/\d+/$"))
     assert page.get_by_role("heading", name="Exchange").is_visible()
     assert page.get_by_role("heading", name="What each host would see").is_visible()
+
+
+def test_failure_audit_page(page):
+    from comparison.probing import ensure_builtin_target, start_run
+
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-11-25"], scenarios=[])
+    page.goto(f"/probes/runs/{run.pk}/audit/")
+    assert page.get_by_role("heading", name=re.compile("DPCTER audit")).is_visible()
+    header = page.locator("table.audit thead").inner_text()
+    assert "Published (of 21)" in header
+    assert "mcpx · mcpx_call" in header
+    page.locator('[data-cell="mcpx-D"]').click()
+    page.wait_for_selector("#evidence table")
+    evidence = page.locator("#evidence").inner_text()
+    assert "D · Detection for mcpx · mcpx_call" in evidence
+    assert "nothing typed marks a failure" in evidence
+    assert page.url.endswith("/audit/"), "the evidence swaps in place"
+    page.goto("/registers/failure-gap/FG-01/")
+    page.get_by_role("link", name="The DPCTER audit of the latest probe run").click()
+    page.wait_for_url(re.compile(r"/audit/$"))

@@ -45,6 +45,7 @@ ENVELOPE = {
         "code": "argument.type",
         "target": {"kind": "parameter", "pointer": "/count"},
         "policy": "fix-argument",
+        "repair": {"pointer": "/count", "expected": {"type": "integer"}},
         "retry": {"same_request": False},
         "sideEffects": "none",
         "text": "Expected integer at /count, got string",
@@ -134,6 +135,80 @@ TOOLS: dict[str, tuple[str, Any, dict | None]] = {
         None,
     ),
 }
+
+
+def _envelope(code: str, target: dict, policy: str, repair: dict | None, same_request: bool, text: str) -> dict:
+    error = {
+        "schema": "mcp-error/1",
+        "code": code,
+        "target": target,
+        "policy": policy,
+        "retry": {"same_request": same_request},
+        "sideEffects": "none",
+        "text": text,
+    }
+    if repair:
+        error["repair"] = repair
+    return {"error": error}
+
+
+#: The induced failures of the audit, each in the three forms an upstream can use: a JSON-RPC error
+#: with code and data, isError with prose, isError with an mcp-error/1 envelope (the positive control).
+FAILURE_KINDS = {
+    "not-found": (
+        ToolError(-32602, "Unknown tool: report_v2", {"tool": "report_v2"}),
+        "Tool report_v2 not found",
+        _envelope(
+            "tool.not_found",
+            {"kind": "tool", "name": "report_v2"},
+            "alternate-tool",
+            {"tool": "report"},
+            False,
+            "Tool report_v2 not found; use report",
+        ),
+    ),
+    "argument-type": (
+        ToolError(-32602, "Invalid params: 'count' must be an integer", {"pointer": "/count", "expected": "integer"}),
+        "Expected integer at /count, got string",
+        ENVELOPE,
+    ),
+    "argument-value": (
+        ToolError(-32602, "Invalid params: 'count' must be between 1 and 100", {"pointer": "/count", "maximum": 100}),
+        "count must be between 1 and 100",
+        _envelope(
+            "argument.value",
+            {"kind": "parameter", "pointer": "/count"},
+            "fix-argument",
+            {"pointer": "/count", "expected": {"type": "integer", "minimum": 1, "maximum": 100}},
+            False,
+            "count must be between 1 and 100",
+        ),
+    ),
+    "auth": (
+        ToolError(-32001, "Unauthorized: missing bearer token", {"scheme": "Bearer"}),
+        "401 Unauthorized: missing or expired bearer token",
+        _envelope(
+            "auth.required",
+            {"kind": "credential", "name": "bearer token"},
+            "authenticate",
+            {"authenticate": "Bearer"},
+            True,
+            "missing or expired bearer token",
+        ),
+    ),
+}
+for _kind, (_rpc, _prose, _envelope_value) in FAILURE_KINDS.items():
+    TOOLS[f"fail-{_kind}-rpc"] = (f"{_kind}: JSON-RPC error with code and data", _rpc, None)
+    TOOLS[f"fail-{_kind}-prose"] = (
+        f"{_kind}: isError with prose",
+        _result({"type": "text", "text": _prose}, isError=True),
+        None,
+    )
+    TOOLS[f"fail-{_kind}-envelope"] = (
+        f"{_kind}: isError with an mcp-error/1 envelope",
+        _result({"type": "text", "text": json.dumps(_envelope_value)}, isError=True),
+        None,
+    )
 
 PROMPTS: dict[str, dict[str, Any]] = {
     "multi": {

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison import failures
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
 from comparison.hosts.present import shorten, view_data
 
@@ -50,6 +51,7 @@ class ProbeOutcome:
     diff: list[dict[str, Any]] = field(default_factory=list)
     diff_against: str = ""
     host_views: list[dict[str, Any]] = field(default_factory=list)
+    dpcter: list[dict[str, Any]] = field(default_factory=list)
     failure: str = ""
     duration_ms: float = 0.0
 
@@ -77,6 +79,7 @@ class ProbeOutcome:
             "diff": self.diff,
             "diff_against": self.diff_against,
             "host_views": self.host_views,
+            "dpcter": self.dpcter,
             "exchanges": self.exchanges,
             "duration_ms": round(self.duration_ms, 2),
         }
@@ -143,14 +146,17 @@ def expected_for(scenario: Scenario, revision: str) -> dict[str, Any] | None:
     return expected
 
 
-def host_views_of(scenario: Scenario, response_payload: dict[str, Any] | None) -> list[dict[str, Any]]:
+def host_views_of(
+    scenario: Scenario, response_payload: dict[str, Any] | None, *, limit: int | None = 160
+) -> list[dict[str, Any]]:
+    """Every host's view of the result; `limit` shortens long strings for storage and display."""
     if not response_payload or "result" not in response_payload:
         return []
     result = response_payload["result"]
     if scenario.method == "tools/call" and isinstance(result, dict):
-        return [view_data(view) for view in tool_views(result)]
+        return [view_data(view, limit=limit) for view in tool_views(result)]
     if scenario.method == "prompts/get" and is_prompt_result(result):
-        return [view_data(view) for view in prompt_views(result)]
+        return [view_data(view, limit=limit) for view in prompt_views(result)]
     return []
 
 
@@ -207,6 +213,11 @@ def run_probe(
                     checked = revisions.findings(got["result"], scenario.method, negotiated or revision)
                     outcome.findings = [finding.as_dict() for finding in checked]
                 outcome.host_views = host_views_of(scenario, got)
+                if scenario.failure:
+                    # Scored on the full texts: an envelope cut short for display would not parse.
+                    full_views = host_views_of(scenario, got, limit=None)
+                    scored = failures.profiles(exchange.response, full_views, is_failure=True)
+                    outcome.dpcter = [profile.as_dict() for profile in scored]
                 _compare(outcome, scenario, revision, got, spec, direct.get(scenario.key))
             if not outcome.duration_ms:
                 outcome.duration_ms = (time.monotonic() - started) * 1000

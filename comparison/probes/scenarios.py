@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from .fixture_content import PROMPTS, TOOLS, ToolError
+from .fixture_content import FAILURE_KINDS, PROMPTS, TOOLS, ToolError
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,23 @@ FIXTURE = (
         ("PRM-05", "PRM-06", "PRM-07", "PRM-08"),
     ),
     Scenario("resource-read", "resources/read: text", "resources/read", {"uri": "fixture://notes/readme.md"}, ()),
+)
+
+FAILURE_ROWS = {"not-found": "FG-07", "argument-type": "FG-08", "argument-value": "FG-09", "auth": "FG-10"}
+FIXTURE = FIXTURE + tuple(
+    _call(
+        f"fail-{kind}-{form}",
+        f"fail-{kind}-{form}",
+        f"{kind} as {label}",
+        (FAILURE_ROWS[kind], "FG-11") if form == "envelope" else (FAILURE_ROWS[kind], "FG-12"),
+        True,
+    )
+    for kind in FAILURE_KINDS
+    for form, label in (
+        ("rpc", "a JSON-RPC error"),
+        ("prose", "isError + prose"),
+        ("envelope", "an mcp-error/1 envelope"),
+    )
 )
 
 EVERYTHING = (

@@ -8,6 +8,7 @@ from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
+from comparison import failures
 from comparison.models import ProbeTarget
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
@@ -37,6 +38,11 @@ class Command(BaseCommand):
         parser.add_argument("--scenarios", nargs="+", help="Scenario keys (default: the whole suite).")
         parser.add_argument("--json", action="store_true", help="Print every result as JSON.")
         parser.add_argument("--strict", action="store_true", help="Also fail on results invalid for the revision.")
+        parser.add_argument(
+            "--audit",
+            action="store_true",
+            help="Print the DPCTER audit of the failure scenarios (typed / typed + text).",
+        )
 
     def handle(self, *args, **options):
         spec, upstream = self._spec(options)
@@ -46,6 +52,9 @@ class Command(BaseCommand):
             raise CommandError(f"no scenario of the {spec.suite} suite matches {wanted}")
         outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
         counts = Counter(outcome.verdict for outcome in outcomes)
+        if options["audit"]:
+            scored = [{"profiles": o.dpcter} for o in outcomes if o.dpcter]
+            self.stdout.write(failures.audit_text(failures.audit(scored)))
         if options["json"]:
             self.stdout.write(
                 json.dumps(
