@@ -6,6 +6,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
@@ -14,9 +15,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from . import failures
+from . import failures, reports
 from .models import ProbeResult, ProbeRun, ProbeTarget
-from .probes import real_lane
+from .probes import compare, real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS
 from .probes.scenarios import suite
@@ -138,6 +139,9 @@ def run_audit(request, pk: int) -> TemplateResponse:
         }
         for key in failures.COORDINATES
     ]
+    export = request.GET.get("format")
+    if export in ("json", "csv"):
+        return _audit_export(run, rows, export)
     consumer, coordinate = request.GET.get("consumer", ""), request.GET.get("coordinate", "")
     evidence = []
     if consumer in consumers and coordinate in failures.COORDINATES:
@@ -167,3 +171,64 @@ def run_audit(request, pk: int) -> TemplateResponse:
     }
     template = "comparison/run_audit.html#evidence" if getattr(request, "htmx", False) else "comparison/run_audit.html"
     return TemplateResponse(request, template, context)
+
+
+def _cells(run: ProbeRun) -> dict:
+    return {
+        (r.scenario, r.requested_revision): {"id": r.pk, "verdict": r.verdict, "response": r.response}
+        for r in run.results.only("id", "scenario", "requested_revision", "verdict", "response")
+    }
+
+
+@require_GET
+def compare_runs(request) -> TemplateResponse:
+    """Run A against run B: cells added, removed, changed, unchanged; a permalink for every choice."""
+    runs = ProbeRun.objects.select_related("target").order_by("-pk")[:200]
+    run_a = ProbeRun.objects.select_related("target").filter(pk=_int(request.GET.get("a"))).first()
+    run_b = ProbeRun.objects.select_related("target").filter(pk=_int(request.GET.get("b"))).first()
+    only = request.GET.get("only", "")
+    changes, totals = [], {}
+    if run_a and run_b:
+        changes = compare.compare(_cells(run_a), _cells(run_b))
+        totals = compare.counts(changes)
+        if only in compare.STATUSES:
+            changes = [change for change in changes if change.status == only]
+        elif only == "changes":
+            changes = [change for change in changes if change.status != compare.UNCHANGED]
+    context = {"runs": runs, "run_a": run_a, "run_b": run_b, "changes": changes, "totals": totals, "only": only}
+    return TemplateResponse(request, "comparison/compare_runs.html", context)
+
+
+def _int(value) -> int | None:
+    return int(value) if value and str(value).isdigit() else None
+
+
+def _audit_export(run: ProbeRun, rows: list[dict], fmt: str) -> HttpResponse:
+    lines = [
+        {
+            "coordinate": row["key"],
+            "consumer": consumer,
+            "typed": cell.typed,
+            "with_text": cell.with_text,
+            "total": cell.total,
+            "published": list(row["published"]),
+        }
+        for row in rows
+        for consumer, cell in row["cells"]
+    ]
+    if fmt == "json":
+        body = json.dumps(
+            {
+                "format": "mcp-compare/audit/1",
+                "run": run.pk,
+                "target": run.target.name,
+                "published_total": failures.PUBLISHED_TOTAL,
+                "cells": lines,
+            },
+            indent=2,
+        )
+        response = HttpResponse(body, content_type="application/json")
+    else:
+        response = HttpResponse("".join(reports.audit_csv(lines)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="mcp-compare-audit-run-{run.pk}.{fmt}"'
+    return response

@@ -12,6 +12,7 @@ urlpatterns = [
     path("probes/runs/<int:pk>/", probe_views.run_detail, name="run_detail"),
     path("probes/runs/<int:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),
     path("probes/runs/<int:pk>/audit/", probe_views.run_audit, name="run_audit"),
+    path("probes/compare/", probe_views.compare_runs, name="compare_runs"),
     path("probes/results/<int:pk>/", probe_views.result_detail, name="result_detail"),
     path("", include("registers.urls")),
 ]

@@ -8,6 +8,7 @@ Every page that lists rows (list, matrix, exports) reads its state from the same
   label=<label text>     status=yes|partial|no|na|acc
   value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
   cite=drifted|moved|unverified  (rows with any such citation)
+  changed_since=<increment>      (rows a register reload changed after that increment)
   q=<free text>
 
 Unknown values are dropped (and reported), never turned into an error page.
@@ -22,7 +23,7 @@ from django.db.models import Count
 from django.http import QueryDict
 
 from . import vocabulary as vocab
-from .models import HostNote, Label, Register, RevisionSupport, Row, citation_state_q
+from .models import HostNote, Label, Register, RevisionSupport, Row, RowVersion, citation_state_q
 
 REV_MODES = ("exists", "introduced", "removed", "absent", "unknown")
 HOST_MODES = ("mentioned", "has", "partial", "lacks")
@@ -44,6 +45,7 @@ class RowFilter:
     effort: str = ""
     risk: str = ""
     cite: str = ""
+    changed_since: str = ""
     q: str = ""
     ignored: tuple[str, ...] = field(default=(), compare=False)
 
@@ -74,7 +76,7 @@ class RowFilter:
             pairs.append(("host", self.host))
             if self.host_mode != "mentioned":
                 pairs.append(("host_mode", self.host_mode))
-        for name in ("label", "status", "value", "effort", "risk", "cite", "q"):
+        for name in ("label", "status", "value", "effort", "risk", "cite", "changed_since", "q"):
             value = getattr(self, name)
             if value:
                 pairs.append((name, value))
@@ -111,9 +113,18 @@ def parse(query: QueryDict) -> RowFilter:
         effort=pick("effort", vocab.EFFORT_SIZES),
         risk=pick("risk", vocab.RISK_LEVELS),
         cite=pick("cite", CITATION_CHOICES),
+        changed_since=_increment(query.get("changed_since", ""), ignored),
         q=query.get("q", "").strip()[:200],
         ignored=tuple(ignored),
     )
+
+
+def _increment(value: str, ignored: list[str]) -> str:
+    value = value.strip()
+    if value and not value.isdigit():
+        ignored.append(f"changed_since={value}")
+        return ""
+    return value
 
 
 def _apply_revision(rows, revision: str, mode: str):
@@ -150,6 +161,7 @@ def apply(f: RowFilter, rows=None, *, skip: str = ""):
         "effort": (f.effort, lambda qs: qs.with_effort(f.effort)),
         "risk": (f.risk, lambda qs: qs.with_risk(f.risk)),
         "cite": (f.cite, lambda qs: qs.with_citation_state(f.cite)),
+        "changed_since": (f.changed_since, lambda qs: qs.changed_since(int(f.changed_since))),
         "q": (f.q, lambda qs: qs.search(f.q)),
     }
     for name, (active, step) in steps.items():
@@ -236,6 +248,17 @@ def facets(f: RowFilter) -> dict[str, list[FacetOption]]:
     )
     result["cite"] = [
         FacetOption(choice, f"any {choice}", cite_counts[choice], f.cite == choice) for choice in CITATION_CHOICES
+    ]
+
+    changed = (
+        RowVersion.objects.filter(row__in=apply(f, skip="changed_since").values("pk"))
+        .values_list("increment")
+        .annotate(n=Count("row", distinct=True))
+        .order_by("increment")
+    )
+    result["changed_since"] = [
+        FacetOption(str(increment), f"since increment {increment}", n, f.changed_since == str(increment))
+        for increment, n in changed
     ]
 
     value_counts: dict[str, int] = {}
@@ -327,4 +350,5 @@ def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[Fi
         FilterField("effort", "Effort", "Any effort", counts["effort"]),
         FilterField("risk", "Risk", "Any risk", counts["risk"]),
         FilterField("cite", "Citations", "Any citations", counts["cite"]),
+        FilterField("changed_since", "Changed", "Any time", counts["changed_since"]),
     ]

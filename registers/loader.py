@@ -16,7 +16,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from . import models
+from . import history, models
 from .citations import Citation
 from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
 from .rendering import LinkTargets, Renderer
@@ -131,6 +131,7 @@ def _load_one(
     doc: RegisterDoc, renderer: Renderer, roots: list[SourceRoot], report: LoadReport, *, force: bool
 ) -> None:
     register = models.Register.objects.filter(slug=doc.slug).first() or models.Register(slug=doc.slug)
+    previous = (register.increment, register.subject_commit, register.last_updated) if register.pk else None
     _fill_register(register, doc, renderer)
     register.save()
 
@@ -151,9 +152,19 @@ def _load_one(
             report.created += 1
         else:
             report.updated += 1
+            if previous and row.content_hash != row_doc.content_hash:
+                _keep_version(row, previous)
         _fill_row(row, row_doc, renderer)
         row.save()
         _replace_children(row, row_doc, renderer, roots)
+
+
+def _keep_version(row: models.Row, previous: tuple) -> None:
+    increment, commit, last_updated = previous
+    labels = [label.text for label in row.labels.order_by("order")]
+    models.RowVersion.objects.create(
+        row=row, increment=increment, commit=commit, last_updated=last_updated, snapshot=history.snapshot(row, labels)
+    )
 
 
 def _fill_register(register: models.Register, doc: RegisterDoc, renderer: Renderer) -> None:
@@ -173,6 +184,7 @@ def _fill_register(register: models.Register, doc: RegisterDoc, renderer: Render
     register.source_path = doc.path
     register.content_hash = doc.content_hash
     register.warnings = [{"line": w.line, "message": w.message} for w in doc.warnings]
+    register.front_matter = doc.front_matter
     register.loaded_at = timezone.now()
 
 

@@ -41,6 +41,7 @@ class Register(models.Model):
     source_path = models.CharField(max_length=1000, blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
     warnings = models.JSONField(default=list, blank=True, help_text="[{line, message}] kept from the parser.")
+    front_matter = models.JSONField(default=dict, blank=True, help_text="The front-matter values as written.")
     loaded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -112,6 +113,10 @@ class RowQuerySet(models.QuerySet):
 
     def with_citation_state(self, state: str) -> RowQuerySet:
         return self.filter(citation_state_q(state))
+
+    def changed_since(self, increment: int) -> RowQuerySet:
+        """Rows a reload changed after `increment` (their replaced versions are that new or newer)."""
+        return self.filter(versions__increment__gte=increment)
 
     def search(self, text: str) -> RowQuerySet:
         query = self
@@ -257,6 +262,23 @@ class HostNote(models.Model):
     @property
     def host_name(self) -> str:
         return vocab.HOST_NAMES.get(self.host, self.host)
+
+
+class RowVersion(models.Model):
+    """A previous version of a row, kept when a reload changed it."""
+
+    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="versions")
+    increment = models.PositiveIntegerField(help_text="The register increment this version belonged to.")
+    commit = models.CharField(max_length=40, blank=True, help_text="The status-column commit of that increment.")
+    last_updated = models.DateTimeField(null=True, blank=True)
+    snapshot = models.JSONField(help_text="title, cells, status verdict, labels and fields as they were.")
+    replaced_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["row", "-replaced_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.row.row_id} at increment {self.increment}"
 
 
 class SourceRoot(models.Model):

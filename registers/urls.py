@@ -7,6 +7,7 @@ app_name = "registers"
 urlpatterns = [
     path("", views.row_list, name="row_list"),
     path("matrix/", views.matrix, name="matrix"),
+    path("export.<str:fmt>", views.export, name="export"),
     path("registers/", views.register_list, name="register_list"),
     path("registers/<slug:slug>/", views.register_detail, name="register_detail"),
     path("registers/<slug:slug>/verify/", views.verify_register, name="verify_register"),

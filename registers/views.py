@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404
+from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
@@ -16,13 +16,14 @@ from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult
 
-from . import filters
+from . import exporting, filters, history
 from . import vocabulary as vocab
 from .models import Citation, Register, Row
 from .quotes import VERDICTS
 from .verification import Verifier, effective_roots, summary, verify
 
 PAGE_SIZE = 100
+EXPORT_FORMATS = [("md", "Markdown (register format)"), ("html", "HTML report"), ("json", "JSON"), ("csv", "CSV")]
 
 
 def _template(request, name: str, partial: str) -> str:
@@ -47,6 +48,7 @@ def _filter_context(request, row_filter: filters.RowFilter) -> dict:
         "filter_fields": filters.filter_fields(row_filter, filters.facets(row_filter)),
         "revisions": vocab.REVISIONS,
         "hosts": [(key, vocab.HOST_NAMES[key]) for key in vocab.HOSTS],
+        "export_formats": EXPORT_FORMATS,
     }
 
 
@@ -116,7 +118,9 @@ def verify_register(request, slug: str):
 @require_GET
 def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
     row = get_object_or_404(
-        Row.objects.select_related("register").prefetch_related("labels", "support", "host_notes", "citations"),
+        Row.objects.select_related("register").prefetch_related(
+            "labels", "support", "host_notes", "citations", "versions"
+        ),
         register__slug=slug,
         row_id=row_id,
     )
@@ -128,6 +132,13 @@ def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
         {"note": note, "citations": [citations[i] for i in note.citation_orders if i < len(citations)]}
         for note in row.host_notes.all()
     ]
+    versions = list(row.versions.all())
+    current = history.snapshot(row, [label.text for label in row.labels.all()])
+    newer = [current] + [version.snapshot for version in versions]
+    row_history = [
+        {"version": version, "changes": history.changes(version.snapshot, newer[index])}
+        for index, version in enumerate(versions)
+    ]
     examples = row_host_views(row.row_id, {note.host: note.state for note in row.host_notes.all()})
     context = {
         "row": row,
@@ -135,6 +146,7 @@ def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
         "example_name": examples[0] if examples else "",
         "model_views": examples[1] if examples else [],
         "findings": findings_for(row.row_id),
+        "row_history": row_history,
         "audit_run_id": ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
         if row.register.slug == "failure-gap"
         else None,
@@ -162,3 +174,16 @@ def row_by_id(request, row_id: str):
 
 def not_found(request, exception=None):
     return render(request, "404.html", {"message": str(exception) if exception else ""}, status=404)
+
+
+@require_GET
+def export(request, fmt: str) -> StreamingHttpResponse:
+    """What the row list shows, in another format: the same query parameters as the page."""
+    if fmt not in exporting.CONTENT_TYPES:
+        raise Http404(f"No export format {fmt!r}.")
+    row_filter = filters.parse(request.GET)
+    response = StreamingHttpResponse(
+        exporting.export_chunks(fmt, row_filter), content_type=exporting.CONTENT_TYPES[fmt]
+    )
+    response["Content-Disposition"] = f'attachment; filename="mcp-compare-rows.{fmt}"'
+    return response

@@ -191,3 +191,46 @@ def test_failure_audit_page(page):
     page.goto("/registers/failure-gap/FG-01/")
     page.get_by_role("link", name="The DPCTER audit of the latest probe run").click()
     page.wait_for_url(re.compile(r"/audit/$"))
+
+
+def test_filter_export_markdown_and_html_then_compare_runs(page):
+    from comparison.probing import ensure_builtin_target, start_run
+    from registers.parser import parse_register
+
+    page.goto("/")
+    page.select_option("#f-register", "prompts")
+    page.wait_for_url(re.compile(r"\?register=prompts$"))
+    page.select_option("#f-status", "no")
+    page.wait_for_url(re.compile(r"\?register=prompts&status=no$"))
+    page.get_by_text("Export", exact=True).click()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Markdown (register format)").click()
+    exported = parse_register(open(download.value.path(), encoding="utf-8").read(), "prompts.md")
+    assert [row.row_id for row in exported.rows] == [
+        "PRM-01",
+        "PRM-02",
+        "PRM-03",
+        "PRM-04",
+        "PRM-05",
+        "PRM-06",
+        "PRM-07",
+    ]
+    with page.expect_download() as download:
+        page.get_by_role("link", name="HTML report").click()
+    html = open(download.value.path(), encoding="utf-8").read()
+    assert "status=no" in html
+    assert "<script" not in html
+
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text"])
+    page.goto("/probes/compare/")
+    page.select_option("#run-a", str(first.pk))
+    page.select_option("#run-b", str(second.pk))
+    page.select_option("#only", "changes")
+    page.get_by_role("button", name="Compare").click()
+    page.wait_for_url(re.compile(rf"a={first.pk}&b={second.pk}&only=changes"))
+    assert "1 added · 0 removed · 0 changed · 1 unchanged" in page.locator("#compare-totals").inner_text()
+    rows = page.locator("table.compare tbody tr")
+    assert rows.count() == 1
+    assert "2025-11-25" in rows.first.inner_text()

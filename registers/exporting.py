@@ -1,0 +1,126 @@
+"""Rows and registers as the plain dicts comparison.reports renders; streamed from the database in
+chunks so memory stays flat whatever the size of the register set."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from comparison import reports
+from comparison.models import ProbeResult, ProbeRun
+
+from . import filters
+from .models import Citation, HostNote, Label, Register, RevisionSupport
+
+CHUNK = 200
+CONTENT_TYPES = {
+    "md": "text/markdown; charset=utf-8",
+    "html": "text/html; charset=utf-8",
+    "json": "application/json",
+    "csv": "text/csv; charset=utf-8",
+}
+
+
+def register_dict(register: Register) -> dict[str, Any]:
+    return {
+        "slug": register.slug,
+        "title": register.title,
+        "description": register.description,
+        "tags": register.tags,
+        "status": register.status,
+        "increment": register.increment,
+        "subject": register.subject,
+        "subject_commit": register.subject_commit,
+        "intro": register.intro,
+        "created": register.front_matter.get("created") or (register.created.isoformat() if register.created else ""),
+        "last_updated": register.front_matter.get("last-updated")
+        or (register.last_updated.isoformat() if register.last_updated else ""),
+    }
+
+
+def latest_probe_verdicts() -> dict[str, Counter]:
+    """Per register row, the verdicts of the latest finished run of every target."""
+    latest = {}
+    for run_id, target_id in (
+        ProbeRun.objects.filter(status=ProbeRun.DONE).order_by("pk").values_list("pk", "target_id")
+    ):
+        latest[target_id] = run_id
+    verdicts: dict[str, Counter] = {}
+    for rows, verdict in ProbeResult.objects.filter(run_id__in=latest.values()).values_list("rows", "verdict"):
+        for row_id in rows:
+            verdicts.setdefault(row_id, Counter())[verdict] += 1
+    return verdicts
+
+
+def rows_queryset(row_filter: filters.RowFilter):
+    return (
+        filters.apply(row_filter)
+        .select_related("register")
+        .prefetch_related(
+            Prefetch("labels", queryset=Label.objects.order_by("order")),
+            Prefetch("support", queryset=RevisionSupport.objects.order_by("revision")),
+            Prefetch("host_notes", queryset=HostNote.objects.order_by("order")),
+            Prefetch("citations", queryset=Citation.objects.only("id", "row_id", "verdict", "kind")),
+        )
+        .order_by("register__title", "order")
+    )
+
+
+def row_dicts(row_filter: filters.RowFilter, *, with_html: bool = False) -> Iterator[dict[str, Any]]:
+    probe = latest_probe_verdicts()
+    for row in rows_queryset(row_filter).iterator(chunk_size=CHUNK):
+        item = {
+            "register": row.register.slug,
+            "row_id": row.row_id,
+            "title": row.title,
+            "difference": row.difference,
+            "labels_cell": row.labels_cell,
+            "where_cell": row.where_cell,
+            "status_cell": row.status_cell,
+            "value_cell": row.value_cell,
+            "effort_cell": row.effort_cell,
+            "risk_cell": row.risk_cell,
+            "status_verdict": row.status_verdict,
+            "introduced_in": row.introduced_in,
+            "removed_in": row.removed_in,
+            "deprecated_in": row.deprecated_in,
+            "fields": [{"name": f["name"], "text": f["text"]} for f in row.fields],
+            "labels": [label.text for label in row.labels.all()],
+            "support": {s.revision: s.state for s in row.support.all()},
+            "hosts": {note.host: note.state for note in row.host_notes.all()},
+            "citations": dict(Counter(c.verdict for c in row.citations.all() if c.kind not in ("url", "wire"))),
+            "probe": dict(probe.get(row.row_id, {})),
+        }
+        if with_html:
+            item["html"] = {
+                "title": row.title_html,
+                "difference": row.difference_html,
+                "status": row.status_html,
+                "fields": [f["html"] for f in row.fields],
+            }
+        yield item
+
+
+def export_chunks(fmt: str, row_filter: filters.RowFilter) -> Iterator[str]:
+    """The chunks of one export of the rows `row_filter` selects."""
+    registers = Register.objects.filter(pk__in=filters.apply(row_filter).values("register")).order_by("title")
+    meta = {"generated": timezone.now().isoformat(timespec="seconds"), "filter": row_filter.params()}
+    if fmt == "md":
+        grouped: dict[str, list[dict]] = {}
+        for row in row_dicts(row_filter):
+            grouped.setdefault(row["register"], []).append(row)
+        yield from reports.markdown([(register_dict(r), grouped.get(r.slug, [])) for r in registers])
+    elif fmt == "html":
+        yield from reports.html_report(
+            meta, [register_dict(r) for r in registers], row_dicts(row_filter, with_html=True)
+        )
+    elif fmt == "json":
+        yield from reports.json_report(meta, [register_dict(r) for r in registers], row_dicts(row_filter))
+    elif fmt == "csv":
+        yield from reports.csv_report(row_dicts(row_filter))
+    else:
+        raise ValueError(f"unknown export format {fmt!r}")

@@ -1,0 +1,225 @@
+"""Exports (Markdown round trip, HTML, JSON, CSV), row history, and comparing two probe runs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from comparison.models import ProbeResult
+from comparison.probing import ensure_builtin_target, start_run
+from comparison.reports import CSV_COLUMNS, split_markdown
+from registers.loader import load_registers
+from registers.models import RowVersion
+from registers.parser import parse_register
+from tests.conftest import SHIPPED
+from tests.register_text import register_text
+
+pytestmark = pytest.mark.django_db
+
+
+def body(response) -> str:
+    return b"".join(response.streaming_content).decode()
+
+
+def comparable(doc):
+    return {
+        "title": doc.title,
+        "front": doc.front_matter,
+        "subject": (doc.subject, doc.subject_commit),
+        "rows": [
+            (
+                r.row_id,
+                r.title,
+                r.difference,
+                r.labels_cell,
+                r.where_cell,
+                r.status_cell,
+                r.value_cell,
+                r.effort_cell,
+                r.risk_cell,
+                [(f.key, f.name, f.text) for f in r.fields],
+                [(lb.text, lb.kind) for lb in r.labels],
+                [(s.revision, s.state, s.note) for s in r.support],
+                r.citations,
+                r.issue_refs,
+                r.wire_refs,
+            )
+            for r in doc.rows
+        ],
+    }
+
+
+@pytest.mark.parametrize("slug", ["content-types", "prompts", "failure-gap"])
+def test_markdown_export_round_trips(loaded, client, slug):
+    original = parse_register((SHIPPED / f"{slug}.md").read_text(encoding="utf-8"), f"{slug}.md")
+    exported = body(client.get(f"/export.md?register={slug}"))
+    again = parse_register(exported, f"{slug}.md")
+    assert again.warnings == []
+    assert comparable(again) == comparable(original)
+
+
+def test_markdown_export_of_several_registers_splits_back(loaded, client):
+    parts = split_markdown(body(client.get("/export.md")))
+    assert [parse_register(part).title for part in parts] == ["Content types", "Failure gap", "Prompts"]
+
+
+def test_json_shape(loaded, client):
+    response = client.get("/export.json?register=prompts&status=yes")
+    assert response["Content-Type"] == "application/json"
+    data = json.loads(body(response))
+    assert set(data) == {"format", "generated", "filter", "registers", "rows"}
+    assert data["format"] == "mcp-compare/report/1"
+    assert data["filter"] == [["register", "prompts"], ["status", "yes"]]
+    assert [r["slug"] for r in data["registers"]] == ["prompts"]
+    assert set(data["registers"][0]) == {
+        "slug",
+        "title",
+        "description",
+        "tags",
+        "status",
+        "increment",
+        "subject",
+        "subject_commit",
+        "intro",
+        "created",
+        "last_updated",
+    }
+    row = data["rows"][0]
+    assert set(row) == {
+        "register",
+        "row_id",
+        "title",
+        "difference",
+        "labels_cell",
+        "where_cell",
+        "status_cell",
+        "value_cell",
+        "effort_cell",
+        "risk_cell",
+        "status_verdict",
+        "introduced_in",
+        "removed_in",
+        "deprecated_in",
+        "fields",
+        "labels",
+        "support",
+        "hosts",
+        "citations",
+        "probe",
+    }
+    assert row["row_id"] == "PRM-08"
+    assert row["support"] == dict.fromkeys(
+        ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"], "unknown"
+    )
+    assert row["hosts"] == {"opencode-v1": "has", "opencode-v2": "has", "mcpx": "has"}
+
+
+def test_csv_shape(loaded, client):
+    text = body(client.get("/export.csv?register=content-types&revision=2025-06-18&rev_mode=introduced"))
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0] == CSV_COLUMNS
+    assert [line[1] for line in table[1:]] == ["CT-05", "CT-06", "CT-07", "CT-10", "CT-13"]
+    ct05 = dict(zip(CSV_COLUMNS, table[1], strict=True))
+    assert ct05["revision 2024-11-05"] == "absent"
+    assert ct05["revision 2025-06-18"] == "exists"
+    assert ct05["host opencode-v1"] == "lacks"
+    assert ct05["labels"] == "2025-06-18 has opencode v2 has"
+    assert ct05["citations"] == "9"
+
+
+def test_html_report_is_self_contained(loaded, client):
+    html = body(client.get("/export.html?host=lootbox"))
+    assert html.startswith("<!doctype html>")
+    for external in ("<link", "<script", " src=", "url(", "@import"):
+        assert external not in html, external
+    assert "host=lootbox" in html
+    assert "mcpx @ 05c78b2" in html
+    assert "Citation verdicts" in html
+    assert "CT-15" in html
+    assert "page-break-inside:avoid" in html
+
+
+def test_exports_keep_query_count_flat(loaded, client, tmp_path):
+    def queries(url):
+        with CaptureQueriesContext(connection) as captured:
+            body(client.get(url))
+        return len(captured)
+
+    before = queries("/export.json")
+    path = tmp_path / "big.md"
+    path.write_text(register_text(60, prefix="BIG"), encoding="utf-8")
+    load_registers([path])
+    assert queries("/export.json") == before
+
+
+def test_export_command(loaded, tmp_path):
+    target = tmp_path / "out.md"
+    call_command("export_report", "--format", "md", "--register", "prompts", "-o", str(target), stderr=StringIO())
+    assert parse_register(target.read_text(encoding="utf-8")).rows[7].row_id == "PRM-08"
+    with pytest.raises(CommandError, match="unknown filter values: revision=2001-01-01"):
+        call_command("export_report", "--format", "csv", "--revision", "2001-01-01")
+
+
+def test_row_history_and_changed_since(client, tmp_path):
+    path = tmp_path / "history.md"
+    path.write_text(register_text(3), encoding="utf-8")
+    load_registers([path])
+    changed = register_text(3, increment=2).replace(
+        "| TT-02 | audio for TT-02 | `2025-03-26 has` `opencode v2 has` `mcpx missing` |",
+        "| TT-02 | audio for TT-02 | `2025-03-26 has` `opencode v2 has` `lootbox has` |",
+    )
+    changed = changed.replace(
+        "- **Risk.** Low.\n- **Detail.** See CT-13", "- **Risk.** High now.\n- **Detail.** See CT-13", 2
+    )
+    path.write_text(changed, encoding="utf-8")
+    report = load_registers([path])
+    assert (report.updated, report.unchanged) == (2, 1), "TT-03 reads the same: no version kept"
+    versions = RowVersion.objects.select_related("row").order_by("row__row_id")
+    assert [(v.row.row_id, v.increment) for v in versions] == [("TT-01", 1), ("TT-02", 1)]
+    page = client.get("/registers/history/TT-02/").content.decode()
+    assert "label added: lootbox has" in page
+    assert "label removed: mcpx missing" in page
+    assert "field changed: Risk" in page
+    rows = re.findall(r'<tr id="row-([A-Z]+-\d+)">', client.get("/?changed_since=1").content.decode())
+    assert rows == ["TT-01", "TT-02"]
+    assert re.findall(r'<tr id="row-([A-Z]+-\d+)">', client.get("/?changed_since=2").content.decode()) == []
+    assert "Unchanged since it was first loaded" not in page
+
+
+def test_compare_two_runs(client):
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "audio"])
+    second = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "audio", "image"])
+    result = ProbeResult.objects.get(run=second, scenario="audio")
+    result.response = {"jsonrpc": "2.0", "id": 1, "result": {"content": [], "isError": False}}
+    result.verdict = "changed by proxy"
+    result.save()
+    url = f"/probes/compare/?a={first.pk}&b={second.pk}"
+    html = client.get(url).content.decode()
+    assert "1 added · 0 removed · 1 changed · 1 unchanged" in html
+    only = client.get(url + "&only=changes").content.decode()
+    assert "<td>audio</td>" in only
+    assert "<td>text</td>" not in only
+    assert "result.content[0]" in only
+
+
+def test_audit_export(client):
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-11-25"], scenarios=[])
+    data = json.loads(client.get(f"/probes/runs/{run.pk}/audit/?format=json").content)
+    assert data["format"] == "mcp-compare/audit/1"
+    cell = next(c for c in data["cells"] if c["coordinate"] == "P" and c["consumer"] == "proxy output")
+    assert cell["published"] == [8, 19]
+    assert cell["typed"] > 0
+    text = client.get(f"/probes/runs/{run.pk}/audit/?format=csv").content.decode()
+    assert (
+        text.splitlines()[0]
+        == "coordinate,consumer,typed,typed_and_text,failures,published_typed,published_typed_and_text"
+    )
