@@ -21,12 +21,11 @@ from .probes import compare, real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS
 from .probes.scenarios import suite
-from .probing import RunRefused, cancel_run, ensure_builtin_target, start_run
+from .probing import RunRefused, cancel_run, start_run
 
 
 @require_GET
 def target_list(request) -> TemplateResponse:
-    ensure_builtin_target()
     targets = ProbeTarget.objects.all()
     return TemplateResponse(request, "comparison/target_list.html", {"targets": targets})
 

@@ -48,7 +48,11 @@ def browser():
 
 @pytest.fixture
 def page(browser, live_server):
+    from comparison.probing import ensure_builtin_target
+
     load_registers([SHIPPED])
+    # Transactional tests flush the database, including the row the data migration created.
+    ensure_builtin_target()
     context = browser.new_context(base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)

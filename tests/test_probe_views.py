@@ -32,9 +32,11 @@ def target(db):
     return ensure_builtin_target()
 
 
-def test_target_list_creates_the_builtin_target(client):
+def test_the_builtin_target_exists_from_the_first_migration(client):
+    assert ProbeTarget.objects.filter(builtin=True).count() == 1
     html = client.get("/probes/").content.decode()
     assert "built-in fixture (stdio)" in html
+    ensure_builtin_target()
     assert ProbeTarget.objects.filter(builtin=True).count() == 1
 
 

@@ -220,11 +220,17 @@ class StdioTransport:
     def _read(self) -> None:
         stream = self.process.stdout
         while True:
-            line = stream.readline(self.limits.max_bytes + 1)
+            try:
+                line = stream.readline(self.limits.max_bytes + 1)
+            except (ValueError, OSError):  # the pipe was closed under us
+                line = b""
             if not line:
                 self.lines.put(None)
                 return
-            self.lines.put(line)
+            try:
+                self.lines.put(line, timeout=1)
+            except queue.Full:  # nobody is reading any more: the exchange has already failed
+                return
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -237,6 +243,8 @@ class StdioTransport:
                 except ProcessLookupError:
                     pass
                 self.process.wait(timeout=5)
+        # The child is gone, so its stdout reaches end of file and the reader ends by itself.
+        self.reader.join(timeout=2)
         for pipe in (self.process.stdin, self.process.stdout):
             if pipe:
                 pipe.close()
