@@ -225,7 +225,10 @@ class StdioTransport:
             except (ValueError, OSError):  # the pipe was closed under us
                 line = b""
             if not line:
-                self.lines.put(None)
+                try:
+                    self.lines.put(None, timeout=1)
+                except queue.Full:
+                    pass
                 return
             try:
                 self.lines.put(line, timeout=1)
