@@ -91,3 +91,33 @@ def test_opencode_v1_model_matches_the_binary(opencode_captures, name):
     assert capture.tool_text is not None, f"no tool result captured for {name}"
     real = {"text": error_signature(capture.tool_text), "attachments": capture.attachments}
     assert model_delivery(opencode_v1.direct(CASES[name])) == real, json.dumps(capture.request)[:500]
+
+
+@pytest.fixture(scope="module")
+def opencode_codemode_captures() -> dict[str, object]:
+    with OpencodeHost(CASES, code_mode=True) as host:
+        return {name: host.capture(name) for name in CASES}
+
+
+def codemode_delivery(view) -> dict:
+    """opencode v1 code mode as the model receives it: `execute` returns the script's value (a
+    string as is, anything else as 2-space JSON) or the thrown message, plus the attached files."""
+    if view.error is not None:
+        text = view.error
+    elif isinstance(view.script_value, str):
+        text = view.script_value
+    else:
+        text = json.dumps(view.script_value, indent=2, ensure_ascii=False)
+    media = [{"mime": m.mime, "bytes": m.bytes} for m in view.attachments]
+    return {"text": error_signature(text), "attachments": media}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_opencode_v1_codemode_model_matches_the_binary(opencode_codemode_captures, name):
+    capture = opencode_codemode_captures[name]
+    assert capture.tool_text is not None, f"no execute result captured for {name}"
+    real = {
+        "text": error_signature(capture.tool_text),
+        "attachments": [{"mime": a["mime"], "bytes": a["bytes"]} for a in capture.attachments],
+    }
+    assert codemode_delivery(opencode_v1.codemode(CASES[name])) == real

@@ -22,6 +22,9 @@ BLOB_TYPES_RULE = Rule("v1:packages/opencode/src/session/tools.ts:33-39", ("CT-0
 BLOB_SIZE_RULE = Rule("v1:packages/opencode/src/session/tools.ts:32", ("CT-04",))
 IGNORED_RULE = Rule("HOSTS.md §1: no opencode path reads annotations or _meta", ("CT-09", "CT-10"))
 PROVIDER_RULE = Rule("v1:packages/opencode/src/session/message-v2.ts:147-159", ("CT-18",))
+INLINE_FILE_RULE = Rule(
+    "measured: opencode-ai 1.18.33 binary, code mode, audio and non-image files", ("CT-18", "CT-03")
+)
 CODEMODE_RULE = Rule("v1:packages/opencode/src/tool/code-mode.ts:75-116", ("CT-15", "CT-18"))
 LINK_RULE = Rule("v1:packages/opencode/src/tool/code-mode.ts:102-105", ("CT-05",))
 PROMPT_RULE = Rule("v1:packages/opencode/src/command/index.ts:121-126", ("PRM-08", "PRM-07"))
@@ -68,7 +71,9 @@ def _note_ignored(view: HostView, result: dict) -> None:
                 view.drop(f"{describe_block(index, block)} {key}", "not read by any opencode path", IGNORED_RULE)
 
 
-def delivery_notes(view: HostView, provider: str, rule: Rule = PROVIDER_RULE) -> None:
+def delivery_notes(
+    view: HostView, provider: str, rule: Rule = PROVIDER_RULE, inline_rule: Rule = INLINE_FILE_RULE
+) -> None:
     """Some providers take media inside a tool result; for the rest opencode moves images and PDFs
     into a separate user message after the tool result."""
     support = MEDIA_PROVIDERS.get(provider)
@@ -76,6 +81,16 @@ def delivery_notes(view: HostView, provider: str, rule: Rule = PROVIDER_RULE) ->
         moved = support is None or (support == "images" and not media.mime.startswith("image/"))
         if moved and (media.mime.startswith("image/") or media.mime == "application/pdf"):
             view.changes.append(_moved(media, provider, rule))
+        elif support is None:
+            view.changes.append(
+                Change(
+                    f"attachment ({media.mime})",
+                    "changed",
+                    f"stays in the tool result: provider {provider!r} gets the tool's parts as one "
+                    "JSON text with the base64 data inline",
+                    inline_rule,
+                )
+            )
 
 
 def _moved(media: Media, provider: str, rule: Rule) -> Change:

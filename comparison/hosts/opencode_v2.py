@@ -18,6 +18,7 @@ IGNORED_RULE = Rule("HOSTS.md §1: no opencode path reads annotations or _meta",
 PROMPT_RULE = Rule("v2:packages/core/src/plugin/command.ts:55", ("PRM-08",))
 # Not traced in the 2.0.3 sources; assumed to follow v1's provider rules (HOSTS.md §3.2).
 PROVIDER_RULE = Rule("assumed as opencode v1: v1:packages/opencode/src/session/message-v2.ts:147-159", ("CT-18",))
+INLINE_FILE_RULE = Rule("assumed as opencode v1 (measured on the 1.18.33 binary)", ("CT-18", "CT-03"))
 DEFAULT_ERROR = "MCP tool returned an error"
 
 
@@ -98,7 +99,7 @@ def direct(result: Any, *, provider: str = "openai-compatible", output_schema: b
         view.notes.append("no content parts: only `output` reaches the model")
     if isinstance(view.output, (dict, list)) and "structuredContent" not in result:
         view.change("text", "starts with { or [ and parses: `output` is the parsed JSON", OUTPUT_RULE)
-    delivery_notes(view, provider, PROVIDER_RULE)
+    delivery_notes(view, provider, PROVIDER_RULE, INLINE_FILE_RULE)
     return view
 
 
@@ -112,7 +113,7 @@ def codemode(result: Any, *, provider: str = "openai-compatible", output_schema:
     view.attachments = [part.media for part in parts if part.media]
     if view.attachments:
         view.change("media parts", "appended to the execute result as files, after the text", CODEMODE_RULE)
-    delivery_notes(view, provider, PROVIDER_RULE)
+    delivery_notes(view, provider, PROVIDER_RULE, INLINE_FILE_RULE)
     return view
 
 

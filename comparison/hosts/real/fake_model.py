@@ -18,8 +18,16 @@ CASE = re.compile(r"CASE=([A-Za-z0-9_.-]+)")
 
 
 class FakeModel:
-    def __init__(self, *, tool_prefix: str = "probe_", max_requests: int = 2000, lifetime: float = 1800.0):
+    def __init__(
+        self,
+        *,
+        tool_prefix: str = "probe_",
+        max_requests: int = 2000,
+        lifetime: float = 1800.0,
+        code_mode: bool = False,
+    ):
         self.tool_prefix = tool_prefix
+        self.code_mode = code_mode
         self.max_requests = max_requests
         self.deadline = time.monotonic() + lifetime
         self.requests = 0
@@ -82,6 +90,10 @@ class FakeModel:
             return _text_chunks("FAKE_DONE")
         case = self._case(messages)
         if case and body.get("tools"):
+            if self.code_mode:
+                # Code mode offers one `execute` tool whose script calls the MCP tool.
+                code = f"return await tools.{self.tool_prefix.rstrip('_')}.{case}({{}})"
+                return _tool_call_chunks("execute", json.dumps({"code": code}))
             return _tool_call_chunks(self.tool_prefix + case)
         return _text_chunks("title")
 
@@ -116,6 +128,6 @@ def _text_chunks(text: str) -> list[dict]:
     return [_chunk({"role": "assistant", "content": text}, None), _chunk({}, "stop")]
 
 
-def _tool_call_chunks(name: str) -> list[dict]:
-    call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": "{}"}}
+def _tool_call_chunks(name: str, arguments: str = "{}") -> list[dict]:
+    call = {"index": 0, "id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
     return [_chunk({"role": "assistant", "tool_calls": [call]}, None), _chunk({}, "tool_calls")]

@@ -65,6 +65,16 @@ def read_capture(case: str, body: dict[str, Any]) -> Capture:
     if isinstance(content, list):
         content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
     attachments: list[dict[str, Any]] = []
+    inline = _inline_parts(content)
+    if inline is not None:
+        # Files other than images and PDFs stay in the tool message: the provider serialises the
+        # tool's parts (text and base64 file data) as one JSON string.
+        content = "\n".join(part.get("text", "") for part in inline if part.get("type") == "text")
+        attachments += [
+            {"mime": part.get("mediaType", ""), "bytes": len(base64.b64decode(part.get("data", "")))}
+            for part in inline
+            if part.get("type") == "file-data"
+        ]
     for message in messages[tool_index + 1 :]:
         if message.get("role") != "user" or not isinstance(message.get("content"), list):
             continue
@@ -78,15 +88,28 @@ def read_capture(case: str, body: dict[str, Any]) -> Capture:
     return Capture(case, content, attachments, body)
 
 
+def _inline_parts(content: Any) -> list[dict[str, Any]] | None:
+    if not isinstance(content, str) or not content.startswith('[{"type":'):
+        return None
+    try:
+        parts = json.loads(content)
+    except ValueError:
+        return None
+    if isinstance(parts, list) and any(isinstance(p, dict) and p.get("type") == "file-data" for p in parts):
+        return parts
+    return None
+
+
 class OpencodeHost:
     """One `opencode serve` with one MCP server whose tools answer with `cases` (name -> result)."""
 
-    def __init__(self, cases: dict[str, Any], *, binary: Path = OPENCODE_BIN):
+    def __init__(self, cases: dict[str, Any], *, binary: Path = OPENCODE_BIN, code_mode: bool = False):
         self.cases = cases
         self.binary = binary
+        self.code_mode = code_mode
         self.workdir = Path(tempfile.mkdtemp(prefix="mcp-compare-opencode-"))
         self.process: subprocess.Popen | None = None
-        self.model = FakeModel()
+        self.model = FakeModel(code_mode=code_mode)
         self.port = 0
 
     def __enter__(self) -> OpencodeHost:
@@ -102,6 +125,7 @@ class OpencodeHost:
             "PWD": str(project),
             **{f"XDG_{kind}_HOME": str(self.workdir / kind.lower()) for kind in ("CONFIG", "DATA", "CACHE", "STATE")},
             **QUIET_ENV,
+            **({"OPENCODE_EXPERIMENTAL_CODE_MODE": "1"} if self.code_mode else {}),
         }
         self.process = subprocess.Popen(
             [str(self.binary), "serve", "--hostname", "127.0.0.1", "--port", str(self.port)],
