@@ -231,7 +231,50 @@ PROMPTS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Prompts the conformance suite asks for; their text depends on the arguments (fixture_server fills them in).
+PROMPTS["test_prompt_with_arguments"] = {
+    "title": None,
+    "description": "conformance: prompt with arguments",
+    "arguments": [{"name": "arg1", "required": True}, {"name": "arg2", "required": True}],
+    "messages": [
+        {"role": "user", "content": {"type": "text", "text": "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"}}
+    ],
+}
+PROMPTS["test_prompt_with_embedded_resource"] = {
+    "title": None,
+    "description": "conformance: prompt with an embedded resource",
+    "arguments": [{"name": "resourceUri", "required": True}],
+    "messages": [
+        {
+            "role": "user",
+            "content": {
+                "type": "resource",
+                "resource": {
+                    "uri": "{resourceUri}",
+                    "mimeType": "text/plain",
+                    "text": "Embedded resource content for testing.",
+                },
+            },
+        },
+        {"role": "user", "content": {"type": "text", "text": "Please process the embedded resource above."}},
+    ],
+}
+PROMPTS["test_prompt_with_image"] = {
+    "title": None,
+    "description": "conformance: prompt with an image",
+    "messages": [
+        {"role": "user", "content": IMAGE},
+        {"role": "user", "content": {"type": "text", "text": "Please analyze the image above."}},
+    ],
+}
+
 RESOURCES: dict[str, dict[str, Any]] = {
+    "test://static-text": {
+        "name": "static-text",
+        "mimeType": "text/plain",
+        "text": "This is the content of the static text resource.",
+    },
+    "test://static-binary": {"name": "static-binary", "mimeType": "image/png", "blob": PNG_1PX},
     "fixture://notes/readme.md": {"name": "readme", "mimeType": "text/markdown", "text": "# Notes\nhello"},
     "fixture://img/dot.png": {"name": "dot", "mimeType": "image/png", "blob": PNG_1PX},
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 from typing import Any
 
 import anyio
@@ -44,6 +45,8 @@ async def list_prompts(ctx, params) -> types.ListPromptsResult:
             data["title"] = prompt["title"]
         if prompt.get("icons"):
             data["icons"] = prompt["icons"]
+        if prompt.get("arguments"):
+            data["arguments"] = prompt["arguments"]
         prompts.append(types.Prompt.model_validate(data))
     return types.ListPromptsResult(prompts=prompts)
 
@@ -52,7 +55,14 @@ async def get_prompt(ctx, params) -> types.GetPromptResult:
     prompt = PROMPTS.get(params.name)
     if prompt is None:
         raise MCPError(-32602, f"Unknown prompt: {params.name}")
-    return types.GetPromptResult.model_validate({"description": prompt["description"], "messages": prompt["messages"]})
+    messages = prompt["messages"]
+    if prompt.get("arguments"):
+        # Fill `{name}` placeholders with the given arguments (the conformance prompts need it).
+        text = json.dumps(messages)
+        for name, value in (params.arguments or {}).items():
+            text = text.replace("{" + name + "}", json.dumps(str(value))[1:-1])
+        messages = json.loads(text)
+    return types.GetPromptResult.model_validate({"description": prompt["description"], "messages": messages})
 
 
 async def list_resources(ctx, params) -> types.ListResourcesResult:
