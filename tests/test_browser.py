@@ -86,6 +86,7 @@ def test_filter_by_revision_and_host_then_reload_and_open_a_row(page):
 
     page.select_option("#f-host", "opencode-v1")
     page.wait_for_url(re.compile(r"\?revision=2024-11-05&host=opencode-v1$"))
+    wait_for_count(page, "4 rows")
     after_host = visible_row_ids(page)
     assert after_host
     assert set(after_host) < set(after_revision)
@@ -204,8 +205,10 @@ def test_filter_export_markdown_and_html_then_compare_runs(page):
     page.goto("/")
     page.select_option("#f-register", "prompts")
     page.wait_for_url(re.compile(r"\?register=prompts$"))
+    wait_for_count(page, "8 rows")  # the filter bar has been swapped in; select in the new one
     page.select_option("#f-status", "no")
     page.wait_for_url(re.compile(r"\?register=prompts&status=no$"))
+    wait_for_count(page, "7 rows")
     page.get_by_text("Export", exact=True).click()
     with page.expect_download() as download:
         page.get_by_role("link", name="Markdown (register format)").click()
