@@ -27,6 +27,7 @@ from comparison.probes.revisions import REVISIONS  # noqa: E402
 from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
 from comparison.probes.scenarios import FIXTURE  # noqa: E402
 from comparison.probes.wire import HttpTransport, WireClient  # noqa: E402
+from tests.processes import FIXTURE_STDIO, mcp_proxy_command  # noqa: E402
 
 
 def free_port() -> int:
@@ -115,21 +116,7 @@ def main() -> None:
         print("mcp-proxy not installed (.venv-peers): run scripts/test.sh once")
         return
     port = free_port()
-    proxy = start(
-        [
-            str(proxy_bin),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--",
-            sys.executable,
-            "-m",
-            "comparison.probes.fixture_server",
-            "--stdio",
-        ],
-        port,
-    )
+    proxy = start(mcp_proxy_command(port, *FIXTURE_STDIO), port)
     try:
         spec = TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
         seconds, n = full_run(spec)

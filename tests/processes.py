@@ -6,6 +6,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,3 +67,11 @@ def server(command: list[str], port: int, *, env: dict[str, str] | None = None, 
 
 def node_env() -> dict[str, str]:
     return {"NODE_OPTIONS": f"--require {LOOPBACK}"}
+
+
+FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture_server", "--stdio")
+
+
+def mcp_proxy_command(port: int, *upstream: str) -> list[str]:
+    """mcp-proxy 0.13.0 serving Streamable HTTP on 127.0.0.1:port in front of a stdio upstream."""
+    return [str(PEERS_VENV / "bin" / "mcp-proxy"), "--host", "127.0.0.1", "--port", str(port), "--", *upstream]

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.processes import NODE_PEERS, PEERS_VENV, free_port, server
+from tests.processes import FIXTURE_STDIO, NODE_PEERS, free_port, mcp_proxy_command, server
 
 pytestmark = pytest.mark.peers
 CONFORMANCE = NODE_PEERS / ".bin" / "conformance"
@@ -73,18 +73,7 @@ def test_the_fixture_passes_every_scenario_it_implements(direct):
 
 def test_mcp_proxy_loses_dns_rebinding_protection(direct, tmp_path):
     port = free_port()
-    command = [
-        str(PEERS_VENV / "bin" / "mcp-proxy"),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--",
-        sys.executable,
-        "-m",
-        "comparison.probes.fixture_server",
-        "--stdio",
-    ]
+    command = mcp_proxy_command(port, *FIXTURE_STDIO)
     with server(command, port):
         proxied = conformance(f"http://127.0.0.1:{port}/mcp", tmp_path)
     lost = passing(direct) - passing(proxied)

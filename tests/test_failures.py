@@ -15,7 +15,7 @@ from comparison.failures import Observation, find_envelope, profiles, raw_observ
 from comparison.probes.fixture_content import ENVELOPE
 from comparison.probes.runner import TargetSpec, run_probe
 from comparison.probes.scenarios import FIXTURE
-from tests.processes import PEERS_VENV, free_port, server
+from tests.processes import FIXTURE_STDIO, free_port, mcp_proxy_command, server
 
 
 def yes(profile, condition: str) -> set[str]:
@@ -137,18 +137,7 @@ def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
         revisions_=["2025-11-25"],
     )
     port = free_port()
-    command = [
-        str(PEERS_VENV / "bin" / "mcp-proxy"),
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--",
-        sys.executable,
-        "-m",
-        "comparison.probes.fixture_server",
-        "--stdio",
-    ]
+    command = mcp_proxy_command(port, *FIXTURE_STDIO)
     with server(command, port):
         proxied = run_probe(
             TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp"),

@@ -12,7 +12,7 @@ import pytest
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import CHANGED, TargetSpec, run_probe
 from comparison.probes.scenarios import EVERYTHING, FIXTURE
-from tests.processes import NODE_PEERS, PEERS_VENV, free_port, listening_addresses, node_env, server
+from tests.processes import NODE_PEERS, PEERS_VENV, free_port, listening_addresses, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers
 FIXTURE_STDIO = f"{sys.executable} -m comparison.probes.fixture_server --stdio"
@@ -34,7 +34,7 @@ def cell(outcomes, key, revision):
 @pytest.fixture(scope="module")
 def through_mcp_proxy():
     port = free_port()
-    command = [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", *FIXTURE_STDIO.split()]
+    command = mcp_proxy_command(port, *FIXTURE_STDIO.split())
     with server(command, port) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("mcp-proxy → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
@@ -107,17 +107,7 @@ def test_server_everything_direct_and_through_mcp_proxy():
             scenarios=list(EVERYTHING),
             revisions_=["2025-11-25", "2026-07-28"],
         )
-        proxy = [
-            str(MCP_PROXY),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(proxy_port),
-            "--",
-            "node",
-            str(EVERYTHING_JS),
-            "stdio",
-        ]
+        proxy = mcp_proxy_command(proxy_port, "node", str(EVERYTHING_JS), "stdio")
         with server(proxy, proxy_port):
             spec = TargetSpec(
                 "mcp-proxy → everything", "http", url=f"http://127.0.0.1:{proxy_port}/mcp", suite="everything"
