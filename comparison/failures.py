@@ -234,8 +234,8 @@ def _with_text(o: Observation, typed: dict[str, Decision]) -> dict[str, Decision
     decided = dict(typed)
     text = o.text or ""
     cause, policy, phrase = classify_text(text)
-    if not decided["D"].yes and FAILURE_WORDS.search(text):
-        decided["D"] = Decision(True, f"text {FAILURE_WORDS.search(text).group(0)!r}")
+    if not decided["D"].yes and (failure := FAILURE_WORDS.search(text)):
+        decided["D"] = Decision(True, f"text {failure.group(0)!r}")
     if not decided["P"].yes and policy:
         decided["P"] = Decision(True, f"text {phrase!r} suggests {policy}")
     if not decided["C"].yes and cause:
@@ -244,8 +244,8 @@ def _with_text(o: Observation, typed: dict[str, Decision]) -> dict[str, Decision
         target = text_target(text)
         if target:
             decided["T"] = Decision(True, f"text names {target!r}")
-    if not decided["R"].yes and RETRY_TEXT.search(text):
-        decided["R"] = Decision(True, f"text {RETRY_TEXT.search(text).group(0)!r}")
+    if not decided["R"].yes and (retry := RETRY_TEXT.search(text)):
+        decided["R"] = Decision(True, f"text {retry.group(0)!r}")
     return decided
 
 

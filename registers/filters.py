@@ -195,18 +195,20 @@ def facets(f: RowFilter) -> dict[str, list[FacetOption]]:
     ]
 
     revision_rows = apply(f, skip="revision")
-    by_state = {
-        (rev, state): n
-        for rev, state, n in RevisionSupport.objects.filter(row__in=revision_rows.values("pk"))
-        .values_list("revision", "state")
-        .annotate(n=Count("pk"))
-        .values_list("revision", "state", "n")
-    }
-    result["revision"] = [
-        FacetOption(rev, rev, _revision_count(by_state, rev, f.rev_mode), rev == f.revision) for rev in vocab.REVISIONS
-    ]
     if f.rev_mode in ("introduced", "removed"):
         result["revision"] = _milestone_counts(f, revision_rows)
+    else:
+        by_state = {
+            (rev, state): n
+            for rev, state, n in RevisionSupport.objects.filter(row__in=revision_rows.values("pk"))
+            .values_list("revision", "state")
+            .annotate(n=Count("pk"))
+            .values_list("revision", "state", "n")
+        }
+        result["revision"] = [
+            FacetOption(rev, rev, _revision_count(by_state, rev, f.rev_mode), rev == f.revision)
+            for rev in vocab.REVISIONS
+        ]
 
     host_rows = apply(f, skip="host")
     host_counts: dict[tuple[str, str], int] = {

@@ -42,7 +42,7 @@ def _page(request, rows):
     return paginator.get_page(request.GET.get("page"))
 
 
-def _filter_context(request, row_filter: filters.RowFilter) -> dict:
+def _filter_context(row_filter: filters.RowFilter) -> dict:
     return {
         "filter": row_filter,
         "filter_fields": filters.filter_fields(row_filter, filters.facets(row_filter)),
@@ -56,7 +56,7 @@ def _filtered_rows(request, template: str, rows_for) -> TemplateResponse:
     """A page of filtered rows (list or matrix); htmx gets the page's `results` partial."""
     row_filter = filters.parse(request.GET)
     rows = rows_for(filters.apply(row_filter)).order_by("register__title", "order")
-    context = _filter_context(request, row_filter) | {"page": _page(request, rows)}
+    context = _filter_context(row_filter) | {"page": _page(request, rows)}
     response = TemplateResponse(request, _template(request, template, "results"), context)
     return _with_permalink(request, response, row_filter)
 

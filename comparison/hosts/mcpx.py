@@ -58,9 +58,8 @@ def call(result: Any) -> HostView:
                     view.drop(f"{describe_block(index, block)} {key}", "not rendered", RENDER_RULE)
     if "_meta" in result:
         view.drop("result _meta", "not rendered", RENDER_RULE)
-    if "structuredContent" not in result and not any(
-        isinstance(b, dict) and b.get("type") == "text" for b in result.get("content", [])
-    ):
+    has_text = any(isinstance(b, dict) and b.get("type") == "text" for b in result.get("content", []))
+    if "structuredContent" not in result and not has_text:
         view.change("result", "no text blocks: the raw result JSON becomes the text", RENDER_RULE)
     return view
 

@@ -62,7 +62,7 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _note_ignored(view: HostView, result: dict) -> None:
+def note_ignored(view: HostView, result: dict) -> None:
     if "_meta" in result:
         view.drop("result _meta", "not read by any opencode path", IGNORED_RULE)
     for index, block in enumerate(result["content"]):
@@ -118,7 +118,7 @@ def direct(result: Any, *, provider: str = "openai-compatible") -> HostView:
         if any(b["type"] != "text" for b in content):
             view.drop("non-text blocks of the error", "the error message is built from text blocks only", ERROR_RULE)
         return view.fail(error_text(content))
-    _note_ignored(view, result)
+    note_ignored(view, result)
     if not content and isinstance(result.get("structuredContent"), dict):
         content = [{"type": "text", "text": compact_json(result["structuredContent"])}]
         view.change("structuredContent", "content is empty, so it becomes compact JSON text", STRUCTURED_RULE)
@@ -156,10 +156,7 @@ def direct(result: Any, *, provider: str = "openai-compatible") -> HostView:
     text = "\n\n".join(texts)
     if text.count("\n") >= TRUNCATE_LINES or len(text.encode()) > TRUNCATE_BYTES:
         view.notes.append("over opencode's output limit (2000 lines / 50 KiB): the text is truncated")
-    if text:
-        view.parts.append(Part(text=text))
-    else:
-        view.parts.append(Part(text=""))
+    view.parts.append(Part(text=text))
     view.parts.extend(Part(media=media) for media in view.attachments)
     delivery_notes(view, provider)
     return view
@@ -180,7 +177,7 @@ def codemode(result: Any, *, provider: str = "openai-compatible") -> HostView:
     content = result["content"]
     if result.get("isError"):
         return view.fail(error_text(content))
-    _note_ignored(view, result)
+    note_ignored(view, result)
     texts: list[str] = []
     for index, block in enumerate(content):
         kind = block["type"]

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from . import sdk
-from .opencode_v1 import delivery_notes
+from .opencode_v1 import delivery_notes, note_ignored
 from .prompt_text import message_lines
 from .view import HostView, Media, Part, Rule, base64_size, describe_block
 
@@ -14,7 +14,6 @@ CONVERT_RULE = Rule("v2:packages/core/src/mcp/client.ts:324-328", ("CT-02", "CT-
 ERROR_RULE = Rule("v2:packages/core/src/tool/mcp.ts:78-85", ("CT-19", "FG-15"))
 OUTPUT_RULE = Rule("v2:packages/core/src/tool/mcp.ts:96-106", ("CT-15", "CT-16"))
 CODEMODE_RULE = Rule("v2:packages/core/src/codemode/tool.ts:139-147", ("CT-18",))
-IGNORED_RULE = Rule("HOSTS.md §1: no opencode path reads annotations or _meta", ("CT-09", "CT-10"))
 PROMPT_RULE = Rule("v2:packages/core/src/plugin/command.ts:55", ("PRM-08",))
 # Not traced in the 2.0.3 sources; assumed to follow v1's provider rules (HOSTS.md §3.2).
 PROVIDER_RULE = Rule("assumed as opencode v1: v1:packages/opencode/src/session/message-v2.ts:147-159", ("CT-18",))
@@ -64,7 +63,8 @@ def _output(result: dict, parts: list[Part], *, output_schema: bool) -> Any:
     return text
 
 
-def _run(view: HostView, result: Any, output_schema: bool) -> tuple[dict, list[Part]] | None:
+def _run(view: HostView, result: Any, output_schema: bool) -> tuple[dict, list[Part], Any] | None:
+    """The shared path of both tool paths: (parsed result, parts, output), or None once failed."""
     parsed = sdk.parse(result, sdk.CLIENT_2_0)
     if not parsed.ok:
         view.fail(parsed.error)
@@ -74,14 +74,9 @@ def _run(view: HostView, result: Any, output_schema: bool) -> tuple[dict, list[P
     if result.get("isError"):
         view.fail(_joined_text(parts).strip() or DEFAULT_ERROR)
         return None
-    for key in ("_meta",):
-        if key in result:
-            view.drop(f"result {key}", "not read by any opencode path", IGNORED_RULE)
-    for index, block in enumerate(result["content"]):
-        for key in ("annotations", "_meta"):
-            if key in block:
-                view.drop(f"{describe_block(index, block)} {key}", "not read by any opencode path", IGNORED_RULE)
-    return result, parts
+    note_ignored(view, result)
+    view.attachments = [part.media for part in parts if part.media]
+    return result, parts, _output(result, parts, output_schema=output_schema)
 
 
 def direct(result: Any, *, provider: str = "openai-compatible", output_schema: bool = False) -> HostView:
@@ -89,10 +84,8 @@ def direct(result: Any, *, provider: str = "openai-compatible", output_schema: b
     ran = _run(view, result, output_schema)
     if ran is None:
         return view
-    result, parts = ran
+    result, parts, view.output = ran
     view.parts = parts
-    view.attachments = [part.media for part in parts if part.media]
-    view.output = _output(result, parts, output_schema=output_schema)
     if "structuredContent" in result and _joined_text(parts):
         view.notes.append("the model gets the content parts; `output` is structuredContent")
     if not parts:
@@ -108,9 +101,7 @@ def codemode(result: Any, *, provider: str = "openai-compatible", output_schema:
     ran = _run(view, result, output_schema)
     if ran is None:
         return view
-    result, parts = ran
-    view.script_value = _output(result, parts, output_schema=output_schema)
-    view.attachments = [part.media for part in parts if part.media]
+    _, _, view.script_value = ran
     if view.attachments:
         view.change("media parts", "appended to the execute result as files, after the text", CODEMODE_RULE)
     delivery_notes(view, provider, PROVIDER_RULE, INLINE_FILE_RULE)
