@@ -38,3 +38,27 @@ SOURCE_CACHE_DIR = text("MCP_COMPARE_SOURCE_CACHE", str(BASE_DIR / ".source-cach
 SUBJECT_REPOSITORY = text("MCP_COMPARE_SUBJECT_REPOSITORY", "")
 #: The Django Tasks backend for probe runs (tests use django.tasks.backends.immediate.ImmediateBackend).
 TASK_BACKEND = text("MCP_COMPARE_TASK_BACKEND", "django_tasks_db.DatabaseBackend")
+
+#: Which kind of process this is: `web` (the default: servers and the test client) or `command`
+#: (manage.py, apart from runserver). manage.py sets it; it picks the statement timeout below.
+PROCESS_ROLE = text("MCP_COMPARE_PROCESS_ROLE", "web")
+
+
+def seconds(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        parsed = float(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r}: expected a number of seconds") from None
+    if parsed < 0:
+        raise ValueError(f"{name}={value!r}: expected a number of seconds, 0 or more")
+    return parsed
+
+
+#: Longest a single SQL statement may run on PostgreSQL (0: no limit). A web request gets a few
+#: seconds, so a bad plan costs one error page instead of a worker; commands and the probe
+#: worker write in bulk and get longer.
+WEB_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_WEB_STATEMENT_TIMEOUT", 5)
+COMMAND_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT", 600)

@@ -39,6 +39,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "comparison.middleware.DatabaseTimeoutMiddleware",
 ]
 
 ROOT_URLCONF = "comparison.urls"
@@ -61,6 +62,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": dj_database_url.parse(env.DATABASE_URL, conn_max_age=60)}
+#: Seconds a single SQL statement may run in this process (PostgreSQL; 0 means no limit).
+STATEMENT_TIMEOUT = env.WEB_STATEMENT_TIMEOUT if env.PROCESS_ROLE == "web" else env.COMMAND_STATEMENT_TIMEOUT
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEMENT_TIMEOUT:
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c statement_timeout={int(STATEMENT_TIMEOUT * 1000)}"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

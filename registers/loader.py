@@ -12,11 +12,11 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from . import history, models
+from . import facts, history, models
 from .citations import Citation
 from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
 from .rendering import LinkTargets, Renderer
@@ -111,14 +111,39 @@ def load_registers(paths: list[Path], *, force: bool = False) -> LoadReport:
     unchanged = [slug_from_path(str(path)) for path, _ in files if path not in changed_paths]
     renderer = Renderer(_link_targets())
     roots = effective_roots()
+    touched: list[int] = []
     with transaction.atomic():
         if unchanged:
             report.unchanged += models.Row.objects.filter(register__slug__in=unchanged).count()
             report.unchanged_registers.extend(unchanged)
         for doc in docs:
-            _load_one(doc, renderer, roots, report, force=force)
+            touched.extend(_load_one(doc, renderer, roots, report, force=force))
+        facts.refresh(touched)
+    if docs:
+        analyze_register_tables()
     report.registers = [slug_from_path(str(p)) for p, _ in files]
     return report
+
+
+REGISTER_TABLES = (
+    models.Register,
+    models.Row,
+    models.Label,
+    models.RevisionSupport,
+    models.HostNote,
+    models.Citation,
+    models.RowVersion,
+)
+
+
+def analyze_register_tables() -> None:
+    """Fresh planner statistics after a bulk write, so the next query is not planned for empty
+    tables (PostgreSQL only; inside an outer transaction it still helps that transaction)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for model in REGISTER_TABLES:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
 def _link_targets() -> LinkTargets:
@@ -129,7 +154,8 @@ def _link_targets() -> LinkTargets:
 
 def _load_one(
     doc: RegisterDoc, renderer: Renderer, roots: list[SourceRoot], report: LoadReport, *, force: bool
-) -> None:
+) -> list[int]:
+    """Write one register; returns the keys of the rows it created or changed."""
     register = models.Register.objects.filter(slug=doc.slug).first() or models.Register(slug=doc.slug)
     previous = (register.increment, register.subject_commit, register.last_updated) if register.pk else None
     _fill_register(register, doc, renderer)
@@ -142,6 +168,7 @@ def _load_one(
         models.Row.objects.filter(pk__in=stale).delete()
         report.removed += len(stale)
 
+    touched: list[int] = []
     for row_doc in doc.rows:
         row = existing.get(row_doc.row_id)
         if row is not None and row.content_hash == row_doc.content_hash and row.order == row_doc.order and not force:
@@ -157,6 +184,8 @@ def _load_one(
         _fill_row(row, row_doc, renderer)
         row.save()
         _replace_children(row, row_doc, renderer, roots)
+        touched.append(row.pk)
+    return touched
 
 
 def _keep_version(row: models.Row, previous: tuple) -> None:

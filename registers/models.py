@@ -171,6 +171,12 @@ class Row(models.Model):
     issue_refs = models.JSONField(default=list, blank=True)
     wire_refs = models.JSONField(default=list, blank=True)
     search_text = models.TextField(blank=True, help_text="Lower-cased text of the whole row, for search.")
+    facts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the filters read (support, host states, labels, citation states, latest version), "
+        "kept in step with the children by registers.facts.",
+    )
     content_hash = models.CharField(max_length=64)
 
     objects = RowQuerySet.as_manager()

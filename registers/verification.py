@@ -15,7 +15,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
-from . import quotes
+from . import facts, quotes
 from .models import Citation
 from .models import SourceRoot as SourceRootModel
 from .sources import GitSource, SourceError, SourceRoot, local_git_dir, root_for
@@ -206,6 +206,7 @@ def verify(citations, *, verifier: Verifier, save: bool = True) -> list[Citation
             ],
             batch_size=500,
         )
+        facts.refresh({check.citation.row_id for check in checks})
     return checks
 
 

@@ -37,15 +37,10 @@ def _with_permalink(request, response: TemplateResponse, row_filter: filters.Row
     return response
 
 
-def _page(request, rows):
-    paginator = Paginator(rows, PAGE_SIZE)
-    return paginator.get_page(request.GET.get("page"))
-
-
-def _filter_context(row_filter: filters.RowFilter) -> dict:
+def _filter_context(filtered: filters.Filtered) -> dict:
     return {
-        "filter": row_filter,
-        "filter_fields": filters.filter_fields(row_filter, filters.facets(row_filter)),
+        "filter": filtered.filter,
+        "filter_fields": filters.filter_fields(filtered.filter, filtered.facets()),
         "revisions": vocab.REVISIONS,
         "hosts": [(key, vocab.HOST_NAMES[key]) for key in vocab.HOSTS],
         "export_formats": EXPORT_FORMATS,
@@ -54,11 +49,13 @@ def _filter_context(row_filter: filters.RowFilter) -> dict:
 
 def _filtered_rows(request, template: str, rows_for) -> TemplateResponse:
     """A page of filtered rows (list or matrix); htmx gets the page's `results` partial."""
-    row_filter = filters.parse(request.GET)
-    rows = rows_for(filters.apply(row_filter)).order_by("register__title", "order")
-    context = _filter_context(row_filter) | {"page": _page(request, rows)}
+    filtered = filters.run(filters.parse(request.GET))
+    page = Paginator(filtered.pks, PAGE_SIZE).get_page(request.GET.get("page"))
+    by_pk = rows_for(Row.objects.filter(pk__in=page.object_list)).in_bulk()
+    page.object_list = [by_pk[pk] for pk in page.object_list if pk in by_pk]
+    context = _filter_context(filtered) | {"page": page}
     response = TemplateResponse(request, _template(request, template, "results"), context)
-    return _with_permalink(request, response, row_filter)
+    return _with_permalink(request, response, filtered.filter)
 
 
 @require_GET

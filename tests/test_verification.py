@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -238,3 +239,16 @@ def test_shipped_spec_citations_hold_against_the_spec_test_data(db, tmp_path):
         counts[item["verdict"]] = counts.get(item["verdict"], 0) + 1
     assert counts == {"exact": 48, "no quote": 2}
     assert code == 0, "nothing drifted"
+
+
+def test_the_citation_filter_follows_verification(subject_repo, client):
+    def listed(state: str) -> list[str]:
+        return re.findall(r'<tr id="row-([A-Z]+-\d+)">', client.get(f"/?cite={state}").content.decode())
+
+    assert (listed("unverified"), listed("drifted")) == (["TT-01"], [])
+    run()
+    assert listed("drifted") == ["TT-01"], "a missing file counts as drifted"
+    assert listed("unverified") == ["TT-01"], "the opencode citation has no source here"
+    assert listed("moved") == []
+    run("--commit", "HEAD")
+    assert listed("moved") == [], "a re-check against another commit saves nothing"

@@ -1,0 +1,48 @@
+"""Project-wide request handling."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import OperationalError
+from django.shortcuts import render
+
+logger = logging.getLogger("mcp_compare.database")
+
+
+def is_statement_timeout(error: BaseException) -> bool:
+    """A statement the database cancelled because it ran past `statement_timeout`."""
+    cause = error.__cause__
+    # SQLSTATE 57014 is query_canceled; psycopg names it QueryCanceled.
+    return isinstance(error, OperationalError) and getattr(getattr(cause, "diag", None), "sqlstate", "") == "57014"
+
+
+class DatabaseTimeoutMiddleware:
+    """Turns a statement cancelled by the database's time limit into a clear 503 page and a log
+    line, instead of a 500 (or, without the limit, a worker lost to one bad plan)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not is_statement_timeout(exception):
+            return None
+        logger.error(
+            "statement timeout (%ss) on %s %s: %s",
+            settings.STATEMENT_TIMEOUT,
+            request.method,
+            request.get_full_path()[:500],
+            str(exception).splitlines()[0] if str(exception) else "",
+        )
+        response = render(
+            request,
+            "database_timeout.html",
+            {"limit": settings.STATEMENT_TIMEOUT, "path": request.get_full_path()},
+            status=503,
+        )
+        response["Retry-After"] = "30"
+        return response

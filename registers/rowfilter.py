@@ -1,0 +1,421 @@
+"""Filter state from query parameters, and the filter and facet semantics over plain row facts.
+
+Pure: no Django. Every listing (row list, matrix, exports) decides which rows match and how many
+rows each filter value would show here, in Python, over one `RowFacts` per row. The database is
+asked one flat question (the facts of every row, with the free-text search applied), so no query
+plan depends on join estimates: a join-heavy facet count once ran for half an hour on a
+PostgreSQL whose statistics lagged a load.
+
+  register=<slug>            (repeatable)
+  revision=<YYYY-MM-DD>  rev_mode=exists|introduced|removed|absent|unknown
+  host=<host key>        host_mode=mentioned|has|partial|lacks
+  label=<label text>     status=yes|partial|no|na|acc
+  value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
+  cite=drifted|moved|unverified  (rows with any such citation)
+  changed_since=<increment>      (rows a register reload changed at or after that increment)
+  q=<free text>
+
+Unknown values are dropped (and reported), never turned into an error page.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from urllib.parse import urlencode
+
+from . import vocabulary as vocab
+
+REV_MODES = ("exists", "introduced", "removed", "absent", "unknown")
+HOST_MODES = ("mentioned", "has", "partial", "lacks")
+VALUE_CHOICES = ("high", "med", "low", "negative")
+STATUS_CHOICES = ("yes", "partial", "no", "na", "acc")
+CITATION_CHOICES = ("drifted", "moved", "unverified")
+
+#: The facets in the order they are checked (and shown). `q` is applied by the database.
+FACETS = ("register", "revision", "host", "label", "status", "value", "effort", "risk", "cite", "changed_since")
+
+
+@dataclass(frozen=True)
+class RowFilter:
+    registers: tuple[str, ...] = ()
+    revision: str = ""
+    rev_mode: str = "exists"
+    host: str = ""
+    host_mode: str = "mentioned"
+    label: str = ""
+    status: str = ""
+    value: str = ""
+    effort: str = ""
+    risk: str = ""
+    cite: str = ""
+    changed_since: str = ""
+    q: str = ""
+    ignored: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def active(self) -> bool:
+        return any(
+            (
+                self.registers,
+                self.revision,
+                self.host,
+                self.label,
+                self.status,
+                self.value,
+                self.effort,
+                self.risk,
+                self.q,
+            )
+        )
+
+    def params(self) -> list[tuple[str, str]]:
+        """Query parameters for this state, defaults left out, in a stable order."""
+        pairs: list[tuple[str, str]] = [("register", slug) for slug in self.registers]
+        if self.revision:
+            pairs.append(("revision", self.revision))
+            if self.rev_mode != "exists":
+                pairs.append(("rev_mode", self.rev_mode))
+        if self.host:
+            pairs.append(("host", self.host))
+            if self.host_mode != "mentioned":
+                pairs.append(("host_mode", self.host_mode))
+        for name in ("label", "status", "value", "effort", "risk", "cite", "changed_since", "q"):
+            value = getattr(self, name)
+            if value:
+                pairs.append((name, value))
+        return pairs
+
+    def querystring(self, **changes: object) -> str:
+        state = replace(self, **changes) if changes else self
+        encoded = urlencode(state.params())
+        return f"?{encoded}" if encoded else "?"
+
+    def facet_active(self, name: str) -> bool:
+        return bool(self.registers if name == "register" else getattr(self, name))
+
+
+def parse(query) -> RowFilter:
+    """A RowFilter from a mapping with `get` and `getlist` (a QueryDict, or a MultiDict)."""
+    ignored: list[str] = []
+
+    def pick(name: str, allowed: tuple[str, ...], default: str = "") -> str:
+        value = query.get(name, "").strip()
+        if not value:
+            return default
+        if value not in allowed:
+            ignored.append(f"{name}={value}")
+            return default
+        return value
+
+    return RowFilter(
+        registers=tuple(dict.fromkeys(slug.strip() for slug in query.getlist("register") if slug.strip()))[:50],
+        revision=pick("revision", vocab.REVISIONS),
+        rev_mode=pick("rev_mode", REV_MODES, "exists"),
+        host=pick("host", vocab.HOSTS),
+        host_mode=pick("host_mode", HOST_MODES, "mentioned"),
+        label=query.get("label", "").strip()[:200],
+        status=pick("status", STATUS_CHOICES),
+        value=pick("value", VALUE_CHOICES),
+        effort=pick("effort", vocab.EFFORT_SIZES),
+        risk=pick("risk", vocab.RISK_LEVELS),
+        cite=pick("cite", CITATION_CHOICES),
+        changed_since=_increment(query.get("changed_since", ""), ignored),
+        q=query.get("q", "").strip()[:200],
+        ignored=tuple(ignored),
+    )
+
+
+def _increment(value: str, ignored: list[str]) -> str:
+    value = value.strip()
+    if value and not (value.isascii() and value.isdigit() and len(value) <= 9):
+        ignored.append(f"changed_since={value}")
+        return ""
+    return value
+
+
+def value_key(sign: str, level: str) -> str:
+    """The value facet of a row: `negative` for a minus, else the level of a plus."""
+    if sign == "−":
+        return "negative"
+    return level if sign == "+" else ""
+
+
+@dataclass(frozen=True, slots=True)
+class RowFacts:
+    """What the filters look at, for one row."""
+
+    pk: int
+    register: str
+    status: str = ""
+    value: str = ""
+    effort: str = ""
+    risk: str = ""
+    introduced: str = ""
+    removed: str = ""
+    deprecated: str = ""
+    support: Mapping[str, str] = field(default_factory=dict)
+    hosts: Mapping[str, str] = field(default_factory=dict)
+    labels: frozenset[str] = frozenset()
+    cite: frozenset[str] = frozenset()
+    latest_version: int = 0  # the newest increment a reload replaced; 0 when never changed
+
+
+def facts_document(
+    support: Mapping[str, str],
+    hosts: Mapping[str, str],
+    labels: Iterable[str],
+    citations: Iterable[tuple[str, str]],
+    version_increments: Iterable[int],
+) -> dict:
+    """The JSON kept on a row for the filters, from its children: support {revision: state},
+    host notes {host: state}, label texts, citations (verdict, kind) and replaced versions."""
+    return {
+        "support": dict(sorted(support.items())),
+        "hosts": dict(sorted(hosts.items())),
+        "labels": sorted(set(labels)),
+        "cite": sorted({state for verdict, kind in citations if (state := citation_state(verdict, kind))}),
+        "latest_version": max(version_increments, default=0),
+    }
+
+
+#: Citation kinds that point into a file (URLs and wire captures are never verified).
+NON_FILE_KINDS = ("url", "wire")
+
+
+def citation_state(verdict: str, kind: str) -> str:
+    """The citation facet a citation counts towards: drifted (incl. file missing), moved, or
+    unverified (a file citation never checked, or whose source is not configured or synced)."""
+    if verdict in ("drifted", "file missing"):
+        return "drifted"
+    if verdict == "moved":
+        return "moved"
+    if verdict in ("", "no source") and kind not in NON_FILE_KINDS:
+        return "unverified"
+    return ""
+
+
+def row_facts(pk: int, register: str, scalars: Mapping[str, str], document: Mapping) -> RowFacts:
+    return RowFacts(
+        pk=pk,
+        register=register,
+        status=scalars.get("status", ""),
+        value=value_key(scalars.get("value_sign", ""), scalars.get("value_level", "")),
+        effort=scalars.get("effort", ""),
+        risk=scalars.get("risk", ""),
+        introduced=scalars.get("introduced", ""),
+        removed=scalars.get("removed", ""),
+        deprecated=scalars.get("deprecated", ""),
+        support=document.get("support", {}),
+        hosts=document.get("hosts", {}),
+        labels=frozenset(document.get("labels", ())),
+        cite=frozenset(document.get("cite", ())),
+        latest_version=int(document.get("latest_version", 0) or 0),
+    )
+
+
+def revision_matches(facts: RowFacts, revision: str, mode: str) -> bool:
+    if mode == "introduced":
+        return facts.introduced == revision
+    if mode == "removed":
+        return revision in (facts.removed, facts.deprecated)
+    state = facts.support.get(revision)
+    if mode == "absent":
+        return state == vocab.ABSENT
+    if mode == "unknown":
+        return state == vocab.UNKNOWN
+    # A deprecated feature still exists in that revision.
+    return state in (vocab.EXISTS, vocab.DEPRECATED)
+
+
+def host_matches(facts: RowFacts, host: str, mode: str) -> bool:
+    state = facts.hosts.get(host)
+    if mode == "mentioned":
+        return state is not None
+    return state == mode
+
+
+def facet_matches(facts: RowFacts, f: RowFilter, name: str) -> bool:
+    """Whether the row passes the filter of facet `name` (call only for an active facet)."""
+    if name == "register":
+        return facts.register in f.registers
+    if name == "revision":
+        return revision_matches(facts, f.revision, f.rev_mode)
+    if name == "host":
+        return host_matches(facts, f.host, f.host_mode)
+    if name == "label":
+        return f.label in facts.labels
+    if name == "cite":
+        return f.cite in facts.cite
+    if name == "changed_since":
+        return facts.latest_version >= int(f.changed_since)
+    return getattr(facts, name) == getattr(f, name)
+
+
+def _misses(facts: RowFacts, f: RowFilter, active: tuple[str, ...]) -> list[str]:
+    """The active facets the row fails, stopping at two (two misses count nowhere)."""
+    missed: list[str] = []
+    for name in active:
+        if not facet_matches(facts, f, name):
+            missed.append(name)
+            if len(missed) == 2:
+                break
+    return missed
+
+
+def select(all_facts: Iterable[RowFacts], f: RowFilter) -> list[int]:
+    """The primary keys of the rows that pass every active filter, in the order given."""
+    active = tuple(name for name in FACETS if f.facet_active(name))
+    return [facts.pk for facts in all_facts if all(facet_matches(facts, f, name) for name in active)]
+
+
+@dataclass
+class Evaluation:
+    """One pass over the facts: the matching rows, and per facet the rows every *other* filter
+    leaves (so a count says how many rows picking that value would show)."""
+
+    selected: list[RowFacts]
+    per_facet: dict[str, list[RowFacts]]
+
+    @property
+    def pks(self) -> list[int]:
+        return [facts.pk for facts in self.selected]
+
+
+def evaluate(all_facts: Iterable[RowFacts], f: RowFilter) -> Evaluation:
+    active = tuple(name for name in FACETS if f.facet_active(name))
+    selected: list[RowFacts] = []
+    per_facet: dict[str, list[RowFacts]] = {name: [] for name in FACETS}
+    for facts in all_facts:
+        missed = _misses(facts, f, active)
+        if not missed:
+            selected.append(facts)
+        elif len(missed) == 1:
+            per_facet[missed[0]].append(facts)
+    for name in FACETS:
+        # A row that passes everything also counts for every facet.
+        per_facet[name] = selected + per_facet[name] if per_facet[name] else selected
+    return Evaluation(selected=selected, per_facet=per_facet)
+
+
+@dataclass
+class FacetOption:
+    value: str
+    label: str
+    count: int
+    selected: bool
+
+
+def facet_options(
+    evaluation: Evaluation, f: RowFilter, register_titles: list[tuple[str, str]]
+) -> dict[str, list[FacetOption]]:
+    """Counts per filter value, each over the rows the other filters leave."""
+    rows = evaluation.per_facet
+    result: dict[str, list[FacetOption]] = {}
+
+    registers = Counter(facts.register for facts in rows["register"])
+    result["register"] = [
+        FacetOption(slug, title, registers[slug], slug in f.registers) for slug, title in register_titles
+    ]
+    result["revision"] = [
+        FacetOption(
+            rev,
+            rev,
+            sum(1 for facts in rows["revision"] if revision_matches(facts, rev, f.rev_mode)),
+            rev == f.revision,
+        )
+        for rev in vocab.REVISIONS
+    ]
+    result["host"] = [
+        FacetOption(
+            host,
+            vocab.HOST_NAMES[host],
+            sum(1 for facts in rows["host"] if host_matches(facts, host, f.host_mode)),
+            host == f.host,
+        )
+        for host in vocab.HOSTS
+    ]
+
+    labels = Counter(text for facts in rows["label"] for text in facts.labels)
+    result["label"] = [
+        FacetOption(text, text, n, text == f.label) for text, n in sorted(labels.items(), key=lambda i: (-i[1], i[0]))
+    ]
+    if f.label and f.label not in labels:
+        result["label"].insert(0, FacetOption(f.label, f.label, 0, True))
+
+    for name, choices, names in (
+        ("status", STATUS_CHOICES, vocab.STATUS_LABELS),
+        ("value", VALUE_CHOICES, VALUE_NAMES),
+        ("effort", vocab.EFFORT_SIZES, {}),
+        ("risk", vocab.RISK_LEVELS, {}),
+    ):
+        counts = Counter(getattr(facts, name) for facts in rows[name])
+        result[name] = [
+            FacetOption(choice, names.get(choice, choice), counts[choice], getattr(f, name) == choice)
+            for choice in choices
+        ]
+
+    cite = Counter(state for facts in rows["cite"] for state in facts.cite)
+    result["cite"] = [
+        FacetOption(choice, f"any {choice}", cite[choice], f.cite == choice) for choice in CITATION_CHOICES
+    ]
+
+    changed = sorted({facts.latest_version for facts in rows["changed_since"]} - {0})
+    result["changed_since"] = [
+        FacetOption(
+            str(increment),
+            f"since increment {increment}",
+            sum(1 for facts in rows["changed_since"] if facts.latest_version >= increment),
+            f.changed_since == str(increment),
+        )
+        for increment in changed
+    ]
+    return result
+
+
+VALUE_NAMES = {"negative": "− (cost or moot)", "high": "+ high", "med": "+ med", "low": "+ low"}
+
+REV_MODE_TEXT = {
+    "exists": "exists in",
+    "introduced": "introduced in",
+    "removed": "removed or deprecated in",
+    "absent": "absent in",
+    "unknown": "unknown in",
+}
+HOST_MODE_TEXT = {"mentioned": "mentioned", "has": "has it", "partial": "partial", "lacks": "lacks it"}
+
+
+@dataclass
+class FilterField:
+    name: str
+    label: str
+    any_label: str
+    options: list[FacetOption]
+    mode_name: str = ""
+    mode: str = ""
+    modes: list[tuple[str, str]] = field(default_factory=list)
+
+
+def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[FilterField]:
+    """The filter bar, in display order: one select per facet, with a mode select where it has one."""
+    return [
+        FilterField("register", "Register", "All registers", counts["register"]),
+        FilterField(
+            "revision",
+            "Revision",
+            "Any revision",
+            counts["revision"],
+            "rev_mode",
+            f.rev_mode,
+            list(REV_MODE_TEXT.items()),
+        ),
+        FilterField("host", "Host", "Any host", counts["host"], "host_mode", f.host_mode, list(HOST_MODE_TEXT.items())),
+        FilterField("label", "Label", "Any label", counts["label"]),
+        FilterField("status", "Status", "Any status", counts["status"]),
+        FilterField("value", "Value", "Any value", counts["value"]),
+        FilterField("effort", "Effort", "Any effort", counts["effort"]),
+        FilterField("risk", "Risk", "Any risk", counts["risk"]),
+        FilterField("cite", "Citations", "Any citations", counts["cite"]),
+        FilterField("changed_since", "Changed", "Any time", counts["changed_since"]),
+    ]
