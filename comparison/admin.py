@@ -1,40 +1,64 @@
 from django.contrib import admin
 
 from .models import ProbeResult, ProbeRun, ProbeTarget
+from .probes.secrets import display_url
+
+SECRET_FIELDS = ("headers", "upstream_headers")
 
 
 @admin.register(ProbeTarget)
 class ProbeTargetAdmin(admin.ModelAdmin):
-    list_display = ("name", "transport", "url", "suite", "upstream", "builtin", "enabled")
-    exclude = ()
+    list_display = ("name", "transport", "shown_url", "suite", "shown_upstream", "builtin", "enabled")
     readonly_fields = ("builtin",)
+
+    @admin.display(description="URL")
+    def shown_url(self, obj: ProbeTarget) -> str:
+        return obj.display_url or obj.display_command
+
+    @admin.display(description="upstream")
+    def shown_upstream(self, obj: ProbeTarget) -> str:
+        return obj.display_upstream
 
     def get_form(self, request, obj=None, **kwargs):
         # Header values are credentials: the form takes new ones but never shows stored ones.
         form = super().get_form(request, obj, **kwargs)
-        if obj is not None and "headers" in form.base_fields:
-            form.base_fields["headers"].help_text = (
-                f"Stored header names: {', '.join(obj.header_names) or 'none'}. Values are not shown; "
-                "enter the full set again to change them."
-            )
+        if obj is not None:
+            for field in SECRET_FIELDS:
+                if field in form.base_fields:
+                    names = sorted(getattr(ProbeTarget.objects.get(pk=obj.pk), field) or {})
+                    form.base_fields[field].help_text = (
+                        f"Stored header names: {', '.join(names) or 'none'}. Values are not shown; leave them "
+                        "blank to keep them, or enter the full set again to change them."
+                    )
         return form
 
     def save_model(self, request, obj, form, change):
-        if change and isinstance(obj.headers, dict) and obj.headers and not any(obj.headers.values()):
-            # The names came back blank from the form: keep the stored values.
-            obj.headers = ProbeTarget.objects.get(pk=obj.pk).headers
+        if change:
+            stored = ProbeTarget.objects.get(pk=obj.pk)
+            for field in ("url", "upstream"):
+                # The form showed the URL with credential query values masked: unchanged means kept.
+                if getattr(obj, field) == display_url(getattr(stored, field)):
+                    setattr(obj, field, getattr(stored, field))
+            for field in SECRET_FIELDS:
+                value = getattr(obj, field)
+                if isinstance(value, dict) and value and not any(value.values()):
+                    # The names came back blank from the form: keep the stored values.
+                    setattr(obj, field, getattr(stored, field))
         super().save_model(request, obj, form, change)
 
     def get_object(self, request, object_id, from_field=None):
         obj = super().get_object(request, object_id, from_field)
         if obj is not None and request.method == "GET":
-            obj.headers = {name: "" for name in obj.headers}
+            for field in SECRET_FIELDS:
+                setattr(obj, field, {name: "" for name in getattr(obj, field) or {}})
+            obj.url = display_url(obj.url) if obj.url else ""
+            obj.upstream = obj.display_upstream
         return obj
 
 
 @admin.register(ProbeRun)
 class ProbeRunAdmin(admin.ModelAdmin):
-    list_display = ("id", "target", "status", "done", "total", "started_by", "created", "finished_at")
+    list_display = ("id", "target", "status", "done", "total", "started_by", "created", "heartbeat_at", "finished_at")
     list_filter = ("status", "target")
 
 

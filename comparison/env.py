@@ -62,3 +62,24 @@ def seconds(name: str, default: float) -> float:
 #: worker write in bulk and get longer.
 WEB_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_WEB_STATEMENT_TIMEOUT", 5)
 COMMAND_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT", 600)
+
+#: A running probe run's lease: its worker renews a heartbeat every fifth of it; a run not renewed
+#: for this long is interrupted (its worker was killed or lost) and frees its target.
+RUN_LEASE_SECONDS = seconds("MCP_COMPARE_RUN_LEASE", 30)
+#: SQLite: seconds a statement waits for another writer before "database is locked".
+SQLITE_BUSY_TIMEOUT = seconds("MCP_COMPARE_SQLITE_BUSY_TIMEOUT", 20)
+
+
+def byte_count(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise ValueError(f"{name}={value!r}: expected a number of bytes")
+    return int(value)
+
+
+#: Largest request body (the playground's pasted JSON) from a visitor who is not logged in, and
+#: from one who is; a bigger one is refused with 413 before it is read.
+MAX_BODY_ANONYMOUS = byte_count("MCP_COMPARE_MAX_BODY_ANONYMOUS", 2 * 1024 * 1024)
+MAX_BODY_AUTHENTICATED = byte_count("MCP_COMPARE_MAX_BODY_AUTHENTICATED", 32 * 1024 * 1024)

@@ -140,25 +140,49 @@ class Profile:
         }
 
 
+#: Failure prose is scored on its first 64 KiB, and envelopes are looked for in the first 256 KiB of a
+#: text: a multi-megabyte answer costs the same as a short one (the scan was measured at 3 s per
+#: consumer for 6 MB), and no failure message a host acts on is longer.
+MAX_SCORED_TEXT = 64 * 1024
+MAX_ENVELOPE_SCAN = 256 * 1024
+
+
 def find_envelope(*values: Any) -> dict[str, Any] | None:
     """An `mcp-error/1` envelope given as an object, or as JSON text, anywhere in `values`."""
     for value in values:
+        if isinstance(value, str):
+            value = value[:MAX_ENVELOPE_SCAN]
         if isinstance(value, dict):
             candidate = value.get("error") if "error" in value else value
             if isinstance(candidate, dict) and candidate.get("schema") == ENVELOPE_SCHEMA:
                 return candidate
         if isinstance(value, str) and ENVELOPE_SCHEMA in value:
-            start = value.find("{")
-            while start != -1:
-                try:
-                    parsed, _ = json.JSONDecoder().raw_decode(value[start:])
-                except ValueError:
-                    start = value.find("{", start + 1)
-                    continue
-                found = find_envelope(parsed)
-                if found:
-                    return found
-                start = value.find("{", start + 1)
+            found = _envelope_in_text(value)
+            if found:
+                return found
+    return None
+
+
+MAX_ENVELOPE_ATTEMPTS = 200
+_DECODER = json.JSONDecoder()
+
+
+def _envelope_in_text(text: str) -> dict[str, Any] | None:
+    """The first envelope written as JSON inside prose: tries the objects that start at each `{`."""
+    start = text.find("{")
+    for _ in range(MAX_ENVELOPE_ATTEMPTS):
+        if start == -1:
+            return None
+        try:
+            parsed, _ = _DECODER.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(parsed, dict):
+            candidate = parsed.get("error") if "error" in parsed else parsed
+            if isinstance(candidate, dict) and candidate.get("schema") == ENVELOPE_SCHEMA:
+                return candidate
+        start = text.find("{", start + 1)
     return None
 
 
@@ -186,7 +210,7 @@ def _typed(o: Observation) -> dict[str, Decision]:
         decided["D"] = Decision(False, "nothing typed marks a failure")
     if env.get("policy"):
         decided["P"] = Decision(True, f"envelope policy {env['policy']!r}")
-    elif o.code in CODE_POLICY:
+    elif isinstance(o.code, int) and o.code in CODE_POLICY:
         decided["P"] = Decision(True, f"JSON-RPC {o.code} selects {CODE_POLICY[o.code]}")
     else:
         decided["P"] = Decision(False, "no typed policy")
@@ -268,6 +292,7 @@ def enrichment(o: Observation) -> dict[str, Any] | None:
 
 
 def score(o: Observation) -> Profile:
+    o.text = o.text[:MAX_SCORED_TEXT] if isinstance(o.text, str) else ""
     typed = _typed(o)
     return Profile(o.consumer, o.label, typed, _with_text(o, typed), fail_closed_policy(o.envelope), enrichment(o))
 

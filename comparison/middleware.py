@@ -46,3 +46,27 @@ class DatabaseTimeoutMiddleware:
         )
         response["Retry-After"] = "30"
         return response
+
+
+class BodySizeLimitMiddleware:
+    """Refuses a request body over the caller's limit with 413 before anything reads it: a visitor
+    who is not logged in may send MAX_BODY_ANONYMOUS bytes, a logged-in user MAX_BODY_AUTHENTICATED."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        size = int(length) if length.isascii() and length.isdigit() else 0
+        authenticated = request.user.is_authenticated
+        limit = settings.MAX_BODY_AUTHENTICATED if authenticated else settings.MAX_BODY_ANONYMOUS
+        if size <= limit:
+            return self.get_response(request)
+        htmx = request.headers.get("HX-Request") == "true"  # django-htmx sets request.htmx later
+        template = "request_too_large.html#message" if htmx else "request_too_large.html"
+        return render(
+            request,
+            template,
+            {"size": size, "limit": limit, "authenticated": authenticated},
+            status=413,
+        )

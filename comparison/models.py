@@ -5,12 +5,19 @@ from __future__ import annotations
 import sys
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 
 from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS, TargetSpec
 from .probes.scenarios import SUITES
+from .probes.secrets import Redactor, display_command, display_url, url_secrets, url_userinfo
+
+USERINFO_REFUSED = (
+    "Credentials in the URL (user:password@…) would be shown wherever the URL is. Remove them and put the "
+    "credential in {where} instead (e.g. Authorization: Basic … or Bearer …): header values are never shown."
+)
 
 TRANSPORTS = [("http", "Streamable HTTP (URL)"), ("stdio", "stdio (command)")]
 
@@ -28,6 +35,11 @@ class ProbeTarget(models.Model):
     )
     headers = models.JSONField(
         default=dict, blank=True, help_text="Extra HTTP headers (credentials); never shown back."
+    )
+    upstream_headers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Headers for probing the upstream directly (its credentials); never shown back.",
     )
     upstream_description = models.TextField(blank=True, help_text="What sits behind this target.")
     suite = models.CharField(max_length=20, choices=[(key, key) for key in SUITES], default="fixture")
@@ -49,6 +61,39 @@ class ProbeTarget(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("target_detail", args=[self.pk])
 
+    def clean(self) -> None:
+        errors = {}
+        if url_userinfo(self.url):
+            errors["url"] = USERINFO_REFUSED.format(where="Headers")
+        if url_userinfo(self.upstream):
+            errors["upstream"] = USERINFO_REFUSED.format(where="Upstream headers")
+        for name in ("headers", "upstream_headers"):
+            value = getattr(self, name)
+            if not isinstance(value, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            ):
+                errors[name] = 'Expected an object of header names to string values, e.g. {"Authorization": "…"}.'
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def display_url(self) -> str:
+        return display_url(self.url) if self.url else ""
+
+    @property
+    def display_upstream(self) -> str:
+        return display_url(self.upstream) if self.upstream.startswith(("http://", "https://")) else self.upstream
+
+    @property
+    def display_command(self) -> str:
+        return " ".join(display_command(self.command)) if isinstance(self.command, list) else ""
+
+    def redactor(self) -> Redactor:
+        """Masks every credential this target is configured with, wherever it turns up."""
+        values = [*_values(self.headers), *_values(self.upstream_headers), *url_secrets(self.url)]
+        values += url_secrets(self.upstream)
+        return Redactor(values)
+
     def spec(self) -> TargetSpec:
         command = list(self.command)
         if self.builtin:
@@ -59,30 +104,54 @@ class ProbeTarget(models.Model):
             self.transport,
             url=self.url,
             command=command,
-            headers=dict(self.headers),
+            headers=dict(_items(self.headers)),
             suite=self.suite,
             upstream=self.upstream,
         )
 
     def upstream_spec(self) -> TargetSpec | None:
         if self.upstream.startswith(("http://", "https://")):
-            return TargetSpec(f"{self.name} upstream", "http", url=self.upstream, suite=self.suite)
+            return TargetSpec(
+                f"{self.name} upstream",
+                "http",
+                url=self.upstream,
+                headers=dict(_items(self.upstream_headers)),
+                suite=self.suite,
+            )
         return None
 
     @property
     def header_names(self) -> list[str]:
-        return sorted(self.headers)
+        return sorted(self.headers) if isinstance(self.headers, dict) else []
+
+    @property
+    def upstream_header_names(self) -> list[str]:
+        return sorted(self.upstream_headers) if isinstance(self.upstream_headers, dict) else []
+
+
+def _items(headers) -> list[tuple[str, str]]:
+    if not isinstance(headers, dict):
+        return []
+    return [(str(name), str(value)) for name, value in headers.items()]
+
+
+def _values(headers) -> list[str]:
+    return [value for _, value in _items(headers)]
 
 
 class ProbeRun(models.Model):
     QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
-    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED, CANCELLED)]
+    #: The worker stopped renewing its lease (killed, or its machine gone): partial results kept.
+    INTERRUPTED = "interrupted"
+    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED, CANCELLED, INTERRUPTED)]
     ACTIVE = (QUEUED, RUNNING)
+    #: Final states whose results are partial or unreliable; pages and exports say so.
+    INCOMPLETE = (FAILED, CANCELLED, INTERRUPTED)
 
     target = models.ForeignKey(ProbeTarget, on_delete=models.CASCADE, related_name="runs")
     revisions = models.JSONField(default=list)
     scenarios = models.JSONField(default=list)
-    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED, db_index=True)
+    status = models.CharField(max_length=12, choices=STATUSES, default=QUEUED, db_index=True)
     cancel_requested = models.BooleanField(default=False)
     real_host = models.BooleanField(default=False, help_text="Also hand tool results to the real opencode binary.")
     done = models.PositiveIntegerField(default=0)
@@ -93,6 +162,10 @@ class ProbeRun(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: Renewed every few seconds by the worker executing the run; a run whose heartbeat is older
+    #: than the lease is interrupted by recovery.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=100, blank=True, help_text="Which process executes (or executed) the run.")
 
     class Meta:
         ordering = ["-created"]
@@ -114,6 +187,10 @@ class ProbeRun(models.Model):
     @property
     def active(self) -> bool:
         return self.status in self.ACTIVE
+
+    @property
+    def incomplete(self) -> bool:
+        return self.status in self.INCOMPLETE
 
     @property
     def seconds(self) -> float | None:

@@ -21,7 +21,7 @@ from .probes import compare, real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS
 from .probes.scenarios import suite
-from .probing import RunRefused, cancel_run, start_run
+from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
 
 
 @require_GET
@@ -66,8 +66,10 @@ def run_probe_view(request, pk: int):
 @permission_required("comparison.run_probe", raise_exception=True)
 def cancel_run_view(request, pk: int):
     run = get_object_or_404(ProbeRun, pk=pk)
-    cancel_run(run=run)
-    messages.info(request, "Cancellation requested.")
+    if cancel_run(run=run):
+        messages.info(request, "Run cancelled; the results it saved are kept.")
+    else:
+        messages.info(request, f"The run had already ended ({run.status}).")
     return redirect(run.get_absolute_url())
 
 
@@ -85,6 +87,8 @@ def _grid(run: ProbeRun) -> dict:
 @require_GET
 def run_detail(request, pk: int):
     run = get_object_or_404(ProbeRun.objects.select_related("target", "started_by"), pk=pk)
+    if run.status == ProbeRun.RUNNING and recover_interrupted_runs():
+        run.refresh_from_db()
     context = {"run": run, **_grid(run), "can_run": request.user.has_perm("comparison.run_probe")}
     if getattr(request, "htmx", False):
         response = TemplateResponse(request, "comparison/run_detail.html#progress", context)
@@ -199,7 +203,8 @@ def compare_runs(request) -> TemplateResponse:
 
 
 def _int(value) -> int | None:
-    return int(value) if value and str(value).isdigit() else None
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
 def _audit_export(run: ProbeRun, rows: list[dict], fmt: str) -> HttpResponse:

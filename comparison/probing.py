@@ -1,10 +1,27 @@
-"""Probe runs: create and enqueue one, execute it in a worker, cancel it. Keyword-only writes."""
+"""Probe runs: create and enqueue one, execute it in a worker, cancel it, recover runs whose
+worker died. Keyword-only writes.
+
+A running run holds a lease: the worker executing it renews `heartbeat_at` every few seconds.
+A run whose heartbeat is older than the lease (the worker was killed, its machine went away) is
+marked `interrupted` by `recover_interrupted_runs`, which keeps its partial results and frees its
+target; recovery runs when a worker starts, periodically inside every worker, and whenever a run
+is started. Every write a worker makes is retried on a transient database error (a locked SQLite
+file, a dropped connection) instead of ending the worker.
+"""
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import IntegrityError, InterfaceError, OperationalError, close_old_connections, connection, transaction
 from django.utils import timezone
 
 from .models import ProbeResult, ProbeRun, ProbeTarget
@@ -21,6 +38,36 @@ class RunRefused(Exception):
 
 
 BUILTIN_NAME = "built-in fixture (stdio)"
+
+
+def lease_seconds() -> float:
+    return float(settings.RUN_LEASE_SECONDS)
+
+
+def heartbeat_seconds() -> float:
+    # Several beats fit in one lease, so one slow write does not cost the run.
+    return max(lease_seconds() / 5, 0.5)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"[:100]
+
+
+def retry_transient[T](write: Callable[[], T], *, what: str, attempts: int = 8) -> T:
+    """Run a database write, retrying with backoff while the database is busy or the connection
+    dropped (outside a transaction only: inside one, the caller's transaction is already lost)."""
+    delay = 0.2
+    for attempt in range(1, attempts + 1):
+        try:
+            return write()
+        except (OperationalError, InterfaceError) as error:
+            if connection.in_atomic_block or attempt == attempts:
+                raise
+            logger.warning("%s: transient database error (%s); retry %d in %.1f s", what, error, attempt, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)
+            close_old_connections()
+    raise AssertionError("unreachable")
 
 
 def ensure_builtin_target() -> ProbeTarget:
@@ -43,6 +90,8 @@ def start_run(
 ) -> ProbeRun:
     if not target.enabled:
         raise RunRefused(f"{target} is disabled")
+    # A run whose worker died must not hold the target for good.
+    recover_interrupted_runs()
     known = [s.key for s in suite(target.suite)]
     chosen_scenarios = [key for key in known if key in scenarios] or known
     chosen_revisions = [rev for rev in REVISIONS if rev in revisions] or list(REVISIONS)
@@ -66,29 +115,183 @@ def start_run(
     return run
 
 
-def cancel_run(*, run: ProbeRun) -> None:
-    ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.QUEUED).update(
-        status=ProbeRun.CANCELLED, cancel_requested=True, finished_at=timezone.now()
+def cancel_run(*, run: ProbeRun) -> bool:
+    """End a run that is not final, now: queued or running (a live worker stops at its next check;
+    a dead one never comes back). Returns whether the run was still active."""
+    return bool(
+        ProbeRun.objects.filter(pk=run.pk, status__in=ProbeRun.ACTIVE).update(
+            status=ProbeRun.CANCELLED, cancel_requested=True, finished_at=timezone.now()
+        )
     )
-    ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(cancel_requested=True)
+
+
+def recover_interrupted_runs(*, now=None) -> list[int]:
+    """Mark runs whose worker stopped renewing the lease as interrupted; returns their ids."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=lease_seconds())
+    stale = list(
+        ProbeRun.objects.filter(status=ProbeRun.RUNNING, heartbeat_at__lt=cutoff).values_list("pk", "heartbeat_at")
+    )
+    stale += [(pk, None) for pk in _orphaned_queued_runs(cutoff)]
+    interrupted = []
+    for pk, heartbeat in stale:
+        seen = f"last heartbeat {heartbeat:%Y-%m-%d %H:%M:%S} UTC" if heartbeat else "never started by a worker"
+        updated = ProbeRun.objects.filter(pk=pk, status__in=ProbeRun.ACTIVE).update(
+            status=ProbeRun.INTERRUPTED,
+            finished_at=now,
+            error=f"interrupted: the worker stopped renewing its {lease_seconds():.0f}-second lease ({seen}); "
+            "the results it saved are kept",
+        )
+        if updated:
+            interrupted.append(pk)
+            logger.warning("probe run %s interrupted (%s)", pk, seen)
+    if interrupted:
+        _fail_task_results(interrupted, now)
+    return interrupted
+
+
+def _orphaned_queued_runs(cutoff) -> list[int]:
+    """Queued runs whose task a worker claimed (or failed) and then never started: the worker died
+    between taking the task and starting the run."""
+    try:
+        from django_tasks_db.models import DBTaskResult
+    except ImportError:  # another task backend: its own recovery applies
+        return []
+    waiting = ProbeRun.objects.filter(status=ProbeRun.QUEUED, created__lt=cutoff).exclude(task_id="")
+    queued = dict(waiting.values_list("task_id", "pk"))
+    if not queued:
+        return []
+    lost = DBTaskResult.objects.filter(id__in=list(queued)).filter(status="FAILED") | DBTaskResult.objects.filter(
+        id__in=list(queued), status="RUNNING", started_at__lt=cutoff
+    )
+    return [queued[str(task_id)] for task_id in lost.values_list("id", flat=True) if str(task_id) in queued]
+
+
+def _fail_task_results(run_ids: list[int], now) -> None:
+    """The task rows of interrupted runs say so too, instead of running for ever."""
+    try:
+        from django_tasks_db.models import DBTaskResult
+    except ImportError:
+        return
+    task_ids = [t for t in ProbeRun.objects.filter(pk__in=run_ids).values_list("task_id", flat=True) if t]
+    DBTaskResult.objects.filter(id__in=task_ids, status="RUNNING").update(
+        status="FAILED",
+        finished_at=now,
+        exception_class_path="comparison.probing.Interrupted",
+        traceback="interrupted by mcp-compare: the worker stopped renewing the run's lease",
+    )
+
+
+class Heartbeat:
+    """Renews a running run's lease from a thread of its own while the run executes; notices when
+    the run stopped being this worker's (cancelled, or interrupted by recovery)."""
+
+    def __init__(self, run_id: int, every: float):
+        self.run_id, self.every = run_id, every
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-run-{run_id}", daemon=True)
+
+    def __enter__(self) -> Heartbeat:
+        # Inside a transaction (a run executed in the request by the immediate backend, as the tests
+        # do) no other process can see the run, so there is no lease to keep, and a thread's own
+        # connection could not see the row either.
+        if not connection.in_atomic_block:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=self.every + 10)
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(self.every):
+                try:
+                    renewed = ProbeRun.objects.filter(pk=self.run_id, status=ProbeRun.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
+                except (OperationalError, InterfaceError) as error:
+                    logger.warning("run %s: heartbeat not written (%s); trying again", self.run_id, error)
+                    close_old_connections()
+                    continue
+                if not renewed:
+                    self.lost.set()
+                    return
+        finally:
+            connection.close()  # this thread's own connection
 
 
 def execute_run(run_id: int) -> None:
-    run = ProbeRun.objects.select_related("target").get(pk=run_id)
-    if run.status != ProbeRun.QUEUED:
+    now = timezone.now()
+    claimed = retry_transient(
+        lambda: ProbeRun.objects.filter(pk=run_id, status=ProbeRun.QUEUED).update(
+            status=ProbeRun.RUNNING, started_at=now, heartbeat_at=now, worker=worker_name()
+        ),
+        what=f"run {run_id}: claim",
+    )
+    if not claimed:
         return
-    ProbeRun.objects.filter(pk=run.pk).update(status=ProbeRun.RUNNING, started_at=timezone.now())
+    run = ProbeRun.objects.select_related("target").get(pk=run_id)
+    redactor = run.target.redactor()
     scenarios = [s for s in suite(run.target.suite) if s.key in run.scenarios]
 
-    def save(outcome: ProbeOutcome) -> None:
-        data = outcome.as_dict()
+    with Heartbeat(run.pk, heartbeat_seconds()) as heartbeat:
+
+        def still_ours() -> bool:
+            if heartbeat.lost.is_set():
+                return False
+            return retry_transient(
+                lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING, cancel_requested=False).exists(),
+                what=f"run {run.pk}: status check",
+            )
+
+        def save(outcome: ProbeOutcome) -> None:
+            if not still_ours():
+                return
+            data = redactor.data(outcome.as_dict())
+            retry_transient(lambda: _save_result(run, data), what=f"run {run.pk}: save a result")
+
+        try:
+            run_probe(
+                run.target.spec(),
+                scenarios=scenarios,
+                revisions_=run.revisions,
+                upstream=run.target.upstream_spec(),
+                on_outcome=save,
+                should_stop=lambda: not still_ours(),
+            )
+        except Exception as error:  # a crash in the runner is recorded on the run, never lost
+            logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
+            message = redactor.text(f"{type(error).__name__}: {error}")[:2000]
+            retry_transient(
+                lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
+                    status=ProbeRun.FAILED, error=message, finished_at=timezone.now()
+                ),
+                what=f"run {run.pk}: record the failure",
+            )
+            return
+        if run.real_host and still_ours():
+            _real_host_lane(run, redactor)
+    # Only a run still running becomes done: a cancelled or interrupted one keeps its status.
+    retry_transient(
+        lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
+            status=ProbeRun.DONE, finished_at=timezone.now()
+        ),
+        what=f"run {run.pk}: finish",
+    )
+
+
+def _save_result(run: ProbeRun, data: dict) -> None:
+    with transaction.atomic():
         ProbeResult.objects.create(
             run=run,
             scenario=data["scenario"],
             rows=data["rows"],
             method=data["method"],
             requested_revision=data["requested_revision"],
-            negotiated_revision=data["negotiated_revision"],
+            negotiated_revision=data["negotiated_revision"][:20],
             verdict=data["verdict"],
             failure=data["failure"],
             response=data["response"],
@@ -100,33 +303,12 @@ def execute_run(run_id: int) -> None:
             exchanges=data["exchanges"],
             duration_ms=data["duration_ms"],
         )
-        ProbeRun.objects.filter(pk=run.pk).update(done=ProbeResult.objects.filter(run=run).count())
-
-    def cancelled() -> bool:
-        return ProbeRun.objects.filter(pk=run.pk, cancel_requested=True).exists()
-
-    try:
-        run_probe(
-            run.target.spec(),
-            scenarios=scenarios,
-            revisions_=run.revisions,
-            upstream=run.target.upstream_spec(),
-            on_outcome=save,
-            should_stop=cancelled,
-        )
-    except Exception as error:  # a crash in the runner is recorded on the run, never lost
-        logger.exception("probe run %s failed", run.pk)
         ProbeRun.objects.filter(pk=run.pk).update(
-            status=ProbeRun.FAILED, error=str(error)[:2000], finished_at=timezone.now()
+            done=ProbeResult.objects.filter(run=run).count(), heartbeat_at=timezone.now()
         )
-        return
-    if run.real_host and not cancelled():
-        _real_host_lane(run)
-    status = ProbeRun.CANCELLED if cancelled() else ProbeRun.DONE
-    ProbeRun.objects.filter(pk=run.pk).update(status=status, finished_at=timezone.now())
 
 
-def _real_host_lane(run: ProbeRun) -> None:
+def _real_host_lane(run: ProbeRun, redactor) -> None:
     """Add the real opencode binary's view to every tool result of the run."""
     results = {
         f"r{result.pk}": result
@@ -138,10 +320,10 @@ def _real_host_lane(run: ProbeRun) -> None:
     try:
         views = real_lane.capture_results({name: r.response["result"] for name, r in results.items()})
     except Exception as error:  # the real host failing is recorded, never a failed run
-        logger.warning("real host lane of run %s failed: %s", run.pk, error)
-        ProbeRun.objects.filter(pk=run.pk).update(error=f"real host lane failed: {error}"[:2000])
+        logger.warning("real host lane of run %s failed: %s", run.pk, redactor.text(str(error)))
+        ProbeRun.objects.filter(pk=run.pk).update(error=redactor.text(f"real host lane failed: {error}")[:2000])
         return
     for name, view in views.items():
         result = results[name]
-        result.host_views = [*result.host_views, view]
+        result.host_views = [*result.host_views, redactor.data(view)]
         result.save(update_fields=["host_views"])

@@ -113,9 +113,31 @@ CSV_COLUMNS = (
 )
 
 
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP's CSV injection list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell a spreadsheet cannot run: a leading formula character gets a `'` before it.
+    Numbers stay numbers; JSON and Markdown exports are never touched."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """csv.writer whose text cells are spreadsheet-safe."""
+
+    def __init__(self, buffer: io.StringIO):
+        self.writer = csv.writer(buffer, lineterminator="\n")
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self.writer.writerow([spreadsheet_safe(value) for value in row])
+
+
 def csv_report(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = _SafeWriter(buffer)
     writer.writerow(CSV_COLUMNS)
     yield buffer.getvalue()
     for row in rows:
@@ -221,7 +243,7 @@ def html_report(meta: dict[str, Any], registers: list[dict[str, Any]], rows: Ite
 def audit_csv(table: list[dict[str, Any]]) -> Iterator[str]:
     """The DPCTER audit as CSV: one line per coordinate and consumer."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = _SafeWriter(buffer)
     writer.writerow(
         ["coordinate", "consumer", "typed", "typed_and_text", "failures", "published_typed", "published_typed_and_text"]
     )

@@ -36,6 +36,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Before CSRF's check reads a form body: an oversized body is refused unread.
+    "comparison.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -66,6 +68,14 @@ DATABASES = {"default": dj_database_url.parse(env.DATABASE_URL, conn_max_age=60)
 STATEMENT_TIMEOUT = env.WEB_STATEMENT_TIMEOUT if env.PROCESS_ROLE == "web" else env.COMMAND_STATEMENT_TIMEOUT
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEMENT_TIMEOUT:
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c statement_timeout={int(STATEMENT_TIMEOUT * 1000)}"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets pages be read while a load writes; IMMEDIATE takes the write lock when a transaction
+    # starts (no deadlocked upgrade from reading to writing); the busy timeout waits for the writer.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env.SQLITE_BUSY_TIMEOUT,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -88,7 +98,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "registers:row_list"
+LOGOUT_REDIRECT_URL = "registers:row_list"
 REGISTER_DIRS = env.REGISTER_DIRS
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -98,7 +110,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Whatever logs a URL (a library, an error message), the console never shows its credentials.
+    "filters": {"redact": {"()": "comparison.probes.secrets.RedactingFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
     "root": {"handlers": ["console"], "level": env.LOG_LEVEL},
 }
 
@@ -163,8 +177,12 @@ CITATION_SOURCES = [
     },
 ]
 
-# The playground takes results with large base64 images (up to 32 MiB of JSON).
-DATA_UPLOAD_MAX_MEMORY_SIZE = 32 * 1024 * 1024
+# The playground takes results with large base64 images: up to 2 MiB of JSON from anyone, 32 MiB
+# from a logged-in user (comparison.middleware refuses bigger bodies before they are read).
+MAX_BODY_ANONYMOUS = env.MAX_BODY_ANONYMOUS
+MAX_BODY_AUTHENTICATED = env.MAX_BODY_AUTHENTICATED
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_AUTHENTICATED + 64 * 1024
 
 # Probe runs go through Django's Tasks API; the database backend's worker is `manage.py db_worker`.
 TASKS = {"default": {"BACKEND": env.TASK_BACKEND, "QUEUES": ["default"]}}
+RUN_LEASE_SECONDS = env.RUN_LEASE_SECONDS

@@ -43,16 +43,22 @@ def register_dict(register: Register) -> dict[str, Any]:
 
 
 def latest_probe_verdicts() -> dict[str, Counter]:
-    """Per register row, the verdicts of the latest finished run of every target."""
-    latest = {}
-    for run_id, target_id in (
-        ProbeRun.objects.filter(status=ProbeRun.DONE).order_by("pk").values_list("pk", "target_id")
+    """Per register row, the verdicts of the latest ended run of every target. A verdict from a run
+    that did not finish says so: `as expected (run interrupted)`."""
+    latest: dict[int, tuple[int, str]] = {}
+    final = (ProbeRun.DONE, *ProbeRun.INCOMPLETE)
+    for run_id, target_id, status in (
+        ProbeRun.objects.filter(status__in=final).order_by("pk").values_list("pk", "target_id", "status")
     ):
-        latest[target_id] = run_id
+        latest[target_id] = (run_id, status)
+    status_of = dict(latest.values())
     verdicts: dict[str, Counter] = {}
-    for rows, verdict in ProbeResult.objects.filter(run_id__in=latest.values()).values_list("rows", "verdict"):
+    for run_id, rows, verdict in ProbeResult.objects.filter(run_id__in=list(status_of)).values_list(
+        "run_id", "rows", "verdict"
+    ):
+        label = verdict if status_of[run_id] == ProbeRun.DONE else f"{verdict} (run {status_of[run_id]})"
         for row_id in rows:
-            verdicts.setdefault(row_id, Counter())[verdict] += 1
+            verdicts.setdefault(row_id, Counter())[label] += 1
     return verdicts
 
 

@@ -66,17 +66,22 @@ def register_files(paths: list[Path]) -> tuple[list[tuple[Path, str]], list[Path
 
 
 def _read(path: Path) -> str:
+    data = path.read_bytes()
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise RegisterLoadError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise RegisterLoadError(
+            f"{path}:{line}: not UTF-8 text ({error.reason} at byte {error.start}, column {column})"
+        ) from None
 
 
-def parse_files(files: list[tuple[Path, str]]) -> list[RegisterDoc]:
+def parse_files(files: list[tuple[Path, str]], *, require_fields: bool = True) -> list[RegisterDoc]:
     docs: list[RegisterDoc] = []
     for path, text in files:
         try:
-            docs.append(parse_register(text, str(path)))
+            docs.append(parse_register(text, str(path), require_fields=require_fields))
         except RegisterParseError as error:
             raise RegisterLoadError(str(error)) from None
     return docs
@@ -91,7 +96,7 @@ def _check_slugs(files: list[tuple[Path, str]]) -> None:
         seen[slug] = path
 
 
-def load_registers(paths: list[Path], *, force: bool = False) -> LoadReport:
+def load_registers(paths: list[Path], *, force: bool = False, require_fields: bool = True) -> LoadReport:
     files, skipped = register_files(paths)
     _check_slugs(files)
     report = LoadReport(skipped_files=[str(path) for path in skipped])
@@ -106,7 +111,7 @@ def load_registers(paths: list[Path], *, force: bool = False) -> LoadReport:
         for path, text in files
         if force or known.get(slug_from_path(str(path))) != hashlib.sha256(text.encode()).hexdigest()
     ]
-    docs = parse_files(changed)
+    docs = parse_files(changed, require_fields=require_fields)
     changed_paths = {path for path, _ in changed}
     unchanged = [slug_from_path(str(path)) for path, _ in files if path not in changed_paths]
     renderer = Renderer(_link_targets())

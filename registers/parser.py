@@ -165,7 +165,12 @@ def slug_from_path(path: str) -> str:
     return name[:-3] if name.endswith(".md") else name
 
 
-def parse_register(text: str, path: str = "<string>", *, slug: str | None = None) -> RegisterDoc:
+def parse_register(
+    text: str, path: str = "<string>", *, slug: str | None = None, require_fields: bool = True
+) -> RegisterDoc:
+    """Parse one register. A duplicate row ID is always an error; so is a row without one of the
+    eight standard fields, unless `require_fields` is off (then it is a warning): every row of the
+    real corpus has all eight, so a missing one is a broken edit, not a style."""
     reader = _Reader(text, path)
     title = reader.title()
     front = reader.front_matter()
@@ -174,7 +179,7 @@ def parse_register(text: str, path: str = "<string>", *, slug: str | None = None
     table_rows = reader.table(subject, commit)
     sections = reader.sections(subject)
     try:
-        rows = _merge(table_rows, sections, reader.warnings, subject)
+        rows = _merge(table_rows, sections, reader.warnings, subject, require_fields=require_fields)
     except RegisterParseError as error:
         raise RegisterParseError(path, error.line, error.message) from None
     return RegisterDoc(
@@ -417,18 +422,26 @@ def classify_label(text: str, subject: str) -> Label:
     return Label(text, "other")
 
 
-def _merge(table_rows: list[dict], sections: list[dict], warnings: list[ParseWarning], subject: str) -> list[RowDoc]:
-    """Pair table rows with sections by ID (titles differ in many rows, so never by text)."""
+def _merge(
+    table_rows: list[dict],
+    sections: list[dict],
+    warnings: list[ParseWarning],
+    subject: str,
+    *,
+    require_fields: bool = True,
+) -> list[RowDoc]:
+    """Pair table rows with sections by ID (titles differ in many rows, so never by text). Two
+    rows or two sections with one ID would make one shadow the other: that is an error."""
     by_id: dict[str, dict] = {}
     for section in sections:
         if section["id"] in by_id:
-            warnings.append(
-                ParseWarning(section["line"], f"duplicate section {section['id']}: the second one is ignored")
+            first = by_id[section["id"]]["line"]
+            raise RegisterParseError(
+                "", section["line"], f"duplicate section `## {section['id']}` (the first is on line {first})"
             )
-            continue
         by_id[section["id"]] = section
     rows: list[RowDoc] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for table_row in table_rows:
         row_id = table_row["cells"][0].strip("`")
         if not ROW_ID.match(row_id):
@@ -436,18 +449,21 @@ def _merge(table_rows: list[dict], sections: list[dict], warnings: list[ParseWar
                 "", table_row["line"], f"expected a row ID like CT-01 in the first cell, got {row_id!r}"
             )
         if row_id in seen:
-            warnings.append(ParseWarning(table_row["line"], f"duplicate table row {row_id}: the second one is ignored"))
-            continue
-        seen.add(row_id)
+            raise RegisterParseError(
+                "",
+                table_row["line"],
+                f"duplicate row ID {row_id} in the summary table (the first is on line {seen[row_id]})",
+            )
+        seen[row_id] = table_row["line"]
         section = by_id.get(row_id)
         if section is None:
             warnings.append(ParseWarning(table_row["line"], f"table row {row_id} has no `## {row_id}` section"))
-        rows.append(_build_row(row_id, len(rows) + 1, table_row, section, warnings, subject))
+        rows.append(_build_row(row_id, len(rows) + 1, table_row, section, warnings, subject, require_fields))
     for section in sections:
         if section["id"] not in seen and by_id.get(section["id"]) is section:
             warnings.append(ParseWarning(section["line"], f"section {section['id']} has no row in the summary table"))
-            seen.add(section["id"])
-            rows.append(_build_row(section["id"], len(rows) + 1, None, section, warnings, subject))
+            seen[section["id"]] = section["line"]
+            rows.append(_build_row(section["id"], len(rows) + 1, None, section, warnings, subject, require_fields))
     table_order = [r["cells"][0] for r in table_rows]
     section_order = [s["id"] for s in sections if s["id"] in table_order]
     if section_order != [i for i in table_order if i in section_order]:
@@ -458,7 +474,13 @@ def _merge(table_rows: list[dict], sections: list[dict], warnings: list[ParseWar
 
 
 def _build_row(
-    row_id: str, order: int, table_row: dict | None, section: dict | None, warnings: list[ParseWarning], subject: str
+    row_id: str,
+    order: int,
+    table_row: dict | None,
+    section: dict | None,
+    warnings: list[ParseWarning],
+    subject: str,
+    require_fields: bool = True,
 ) -> RowDoc:
     row = RowDoc(row_id=row_id, order=order, line=(table_row or section or {}).get("line", 0))
     if table_row is not None:
@@ -472,13 +494,22 @@ def _build_row(
         present = {f.key for f in row.fields}
         for key in REQUIRED_FIELDS:
             if key not in present:
-                warnings.append(ParseWarning(section["line"], f"{row_id} has no `{key}` field"))
+                message = f"{row_id} has no `- **{_field_label(key, subject)}.**` field"
+                if require_fields:
+                    raise RegisterParseError("", section["line"], message + " (every row needs all eight)")
+                warnings.append(ParseWarning(section["line"], message))
     row.title = row.title or row.difference
     row.source_text = "\n".join(
         part for part in ((table_row or {}).get("raw", ""), (section or {}).get("source", "")) if part
     )
     _derive(row, subject)
     return row
+
+
+def _field_label(key: str, subject: str) -> str:
+    if key == "status":
+        return f"{subject or 'subject'} @ <commit>"
+    return key.capitalize()
 
 
 def _apply_cells(row: RowDoc, table_row: dict, warnings: list[ParseWarning], subject: str) -> None:

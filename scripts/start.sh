@@ -16,9 +16,18 @@ fi
 .venv/bin/python manage.py load_registers
 .venv/bin/python manage.py ensure_admin
 .venv/bin/python manage.py ensure_builtin_target
-# The probe worker runs beside the web server and ends with it.
-.venv/bin/python manage.py db_worker >> .worker.log 2>&1 &
-WORKER_PID=$!
-trap 'kill "$WORKER_PID" 2>/dev/null || true' EXIT INT TERM
-echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, worker pid $WORKER_PID, log .worker.log)"
+# The probe worker runs beside the web server, is started again whenever it exits, and ends with it.
+(
+  trap 'kill "$worker" 2>/dev/null; exit 0' TERM INT
+  while true; do
+    .venv/bin/python manage.py probe_worker >> .worker.log 2>&1 &
+    worker=$!
+    wait "$worker" && status=0 || status=$?
+    echo "$(date -u +%FT%TZ) probe worker $worker exited with status $status; starting another in 2 s" >> .worker.log
+    sleep 2
+  done
+) &
+SUPERVISOR_PID=$!
+trap 'kill "$SUPERVISOR_PID" 2>/dev/null || true' EXIT INT TERM
+echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, worker supervisor pid $SUPERVISOR_PID, log .worker.log)"
 .venv/bin/python manage.py runserver "${HOST:-127.0.0.1}:${PORT:-8000}" --noreload

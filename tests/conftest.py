@@ -1,8 +1,27 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests run the same examples on every CI run (derandomized: a failure is never a fluke of
+# the seed); HYPOTHESIS_PROFILE=explore searches further with fresh examples.
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "explore",
+    max_examples=2000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 PROJECT = Path(__file__).resolve().parent.parent
 SHIPPED = PROJECT / "registers" / "data"

@@ -75,3 +75,60 @@ FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture_server", "--st
 def mcp_proxy_command(port: int, *upstream: str) -> list[str]:
     """mcp-proxy 0.13.0 serving Streamable HTTP on 127.0.0.1:port in front of a stdio upstream."""
     return [str(PEERS_VENV / "bin" / "mcp-proxy"), "--host", "127.0.0.1", "--port", str(port), "--", *upstream]
+
+
+@contextmanager
+def running(command: list[str], *, env: dict[str, str] | None = None, log: Path | None = None):
+    """A process for the length of a block, in its own process group, ended by its pid (SIGTERM,
+    then SIGKILL) and reaped; children in its group end with it."""
+    out = open(log, "ab") if log else subprocess.DEVNULL
+    process = subprocess.Popen(
+        command,
+        env={**os.environ, **(env or {})},
+        stdout=out,
+        stderr=subprocess.STDOUT if log else subprocess.DEVNULL,
+        start_new_session=True,
+        cwd=PROJECT,
+    )
+    try:
+        yield process
+    finally:
+        end_group(process)
+        if log:
+            out.close()
+
+
+def end_group(process: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=10)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    process.wait(timeout=10)
+    # Nothing of the group may outlive it.
+    try:
+        os.killpg(process.pid, 0)
+    except ProcessLookupError:
+        return
+    os.killpg(process.pid, signal.SIGKILL)
+
+
+def manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
+    """Run a management command to completion; its standard output."""
+    completed = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=PROJECT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)} exited {completed.returncode}: {completed.stderr[-2000:]}")
+    return completed.stdout

@@ -168,3 +168,38 @@ def test_command_exit_code_from_the_shell(tmp_path):
     assert result.returncode != 0
     assert f"{broken}:1: expected the front-matter block" in result.stderr
     assert "(reached the end of the file)" in result.stderr
+
+
+def test_ambiguous_registers_fail_the_load_and_change_nothing(tmp_path, loaded):
+    before = Row.objects.count()
+    text = register_text(2)
+    dup_line = next(line for line in text.split("\n") if line.startswith("| TT-02 "))
+    path = tmp_path / "dup.md"
+    path.write_text(text.replace(dup_line, dup_line + "\n" + dup_line), encoding="utf-8")
+    with pytest.raises(RegisterLoadError, match=r"dup\.md:\d+: duplicate row ID TT-02 .*the first is on line \d+"):
+        load_registers([path])
+    assert Row.objects.count() == before
+
+
+def test_missing_field_fails_by_default_and_loads_when_allowed(tmp_path, db):
+    text = register_text(2)
+    detail = next(line for line in text.split("\n") if line.startswith("- **Detail.**"))
+    path = tmp_path / "draft.md"
+    path.write_text(text.replace(detail + "\n", "", 1), encoding="utf-8")
+    with pytest.raises(RegisterLoadError, match=r"draft\.md:\d+: TT-01 has no `- \*\*Detail\.\*\*` field"):
+        load_registers([path])
+    assert Row.objects.count() == 0
+    out = StringIO()
+    call_command("load_registers", str(path), "--allow-missing-fields", stdout=out)
+    assert Row.objects.count() == 2
+    assert "TT-01 has no `- **Detail.**` field" in Register.objects.get(slug="draft").warnings[0]["message"]
+
+
+def test_a_file_that_is_not_utf8_names_its_line(tmp_path, db):
+    path = tmp_path / "latin.md"
+    text = register_text(1)
+    data = text.encode("utf-8").replace(b"a `text` thing", "a caf\xe9 thing".encode("latin-1"), 1)
+    path.write_bytes(data)
+    line = text[: text.index("a `text` thing")].count("\n") + 1
+    with pytest.raises(RegisterLoadError, match=rf"latin\.md:{line}: not UTF-8 text \(invalid continuation byte"):
+        load_registers([path])

@@ -206,12 +206,40 @@ def test_recoverable_oddities_become_warnings():
     assert [r.row_id for r in doc.rows] == ["TT-01", "TT-02", "TT-03"]
     assert any("section TT-03 has no row in the summary table" in w.message for w in doc.warnings)
 
-    # A duplicate ID in the table.
+
+def test_ambiguity_is_refused_naming_both_lines():
+    text = register_text(3)
+    lines = text.split("\n")
     dup_line = next(line for line in lines if line.startswith("| TT-01 "))
-    duplicated = text.replace(dup_line, dup_line + "\n" + dup_line)
-    doc = parse_register(duplicated, "x.md")
-    assert [r.row_id for r in doc.rows] == ["TT-01", "TT-02", "TT-03"]
-    assert any("duplicate table row TT-01" in w.message for w in doc.warnings)
+    first = lines.index(dup_line) + 1
+    with pytest.raises(RegisterParseError) as raised:
+        parse_register(text.replace(dup_line, dup_line + "\n" + dup_line), "x.md")
+    assert (
+        str(raised.value)
+        == f"x.md:{first + 1}: duplicate row ID TT-01 in the summary table (the first is on line {first})"
+    )
+
+    section = text[text.index("## TT-02") : text.index("## TT-03")]
+    section_line = _line_of(text, "## TT-02")
+    with pytest.raises(
+        RegisterParseError, match=rf"duplicate section `## TT-02` \(the first is on line {section_line}\)"
+    ):
+        parse_register(text.replace(section, section + section), "x.md")
+
+
+def test_a_missing_standard_field_fails_unless_allowed():
+    text = register_text(2)
+    risk = next(line for line in text.split("\n") if line.startswith("- **Risk.**"))
+    broken = text.replace(risk + "\n", "", 1)
+    line = _line_of(text, "## TT-01")
+    with pytest.raises(RegisterParseError) as raised:
+        parse_register(broken, "x.md")
+    assert str(raised.value) == f"x.md:{line}: TT-01 has no `- **Risk.**` field (every row needs all eight)"
+    status = next(line for line in text.split("\n") if line.startswith("- **mcpx @"))
+    with pytest.raises(RegisterParseError, match=r"TT-01 has no `- \*\*mcpx @ <commit>\.\*\*` field"):
+        parse_register(text.replace(status + "\n", "", 1), "x.md")
+    doc = parse_register(broken, "x.md", require_fields=False)
+    assert [w.message for w in doc.warnings if "field" in w.message] == ["TT-01 has no `- **Risk.**` field"]
 
 
 def test_essays_are_not_registers():

@@ -44,12 +44,48 @@ def test_htmx_post_returns_only_the_views(client):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("{oops", "Not valid JSON"), ("[1, 2]", "Expected a JSON object"), ('"text"', "got a str")],
+    [
+        ("{oops", "Not valid JSON"),
+        ("[1, 2]", "(input): expected a JSON object (a CallToolResult or GetPromptResult), got an array."),
+        ('"text"', "(input): expected a JSON object (a CallToolResult or GetPromptResult), got a string."),
+        ('{"content": null}', "content: expected an array of content blocks, got null."),
+        ('{"content": 1}', "content: expected an array of content blocks, got a number."),
+        ('{"content": [1]}', "content[0]: expected a content block object (with a type), got a number."),
+        ('{"messages": {}}', "messages: expected an array of prompt messages, got an object."),
+        ('{"messages": ["hi"]}', "messages[0]: expected a message object with role and content, got a string."),
+        ("[" * 65 + "]" * 65, "nested deeper than 64 levels"),
+        ("[" * 5000 + "]" * 5000, "nested deeper than 64 levels"),
+        ('{"content": [], "x": NaN}', "NaN is not a JSON value"),
+    ],
 )
-def test_bad_input_gets_a_clear_message(client, text, message):
+def test_bad_input_gets_a_400_naming_the_field(client, text, message):
     response = post(client, text)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
+    fragment = post(client, text, **HTMX)
+    assert fragment.status_code == 400
+    assert "<html" not in fragment.content.decode()
+    assert message in fragment.content.decode()
+
+
+def test_wrong_types_inside_blocks_are_shown_as_the_hosts_see_them(client):
+    response = post(client, {"content": [{"type": "text", "text": 5}], "structuredContent": None})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.count("data-host-path=") == 7
+
+
+def test_anonymous_bodies_over_the_cap_get_413_unread(client, django_user_model):
+    big = json.dumps({"content": [{"type": "text", "text": "x" * (3 * 1024 * 1024)}]})
+    response = post(client, big, **HTMX)
+    assert response.status_code == 413
+    html = response.content.decode()
+    assert "<html" not in html
+    assert "the limit for visitors who are not logged in is 2.0\xa0MB" in html
+    assert len(html) < 2000, "never echoes the input"
+    django_user_model.objects.create_user("reader", password="pw-for-tests-only")
+    client.login(username="reader", password="pw-for-tests-only")
+    assert post(client, big, **HTMX).status_code == 200
 
 
 def test_prompt_results_get_prompt_views(client):
@@ -59,7 +95,9 @@ def test_prompt_results_get_prompt_views(client):
     assert html.count("data-host-path=") == 3
 
 
-def test_large_image_shows_sizes_not_bytes(client):
+def test_large_image_shows_sizes_not_bytes(client, django_user_model):
+    django_user_model.objects.create_user("reader", password="pw-for-tests-only")
+    client.login(username="reader", password="pw-for-tests-only")
     data = base64.b64encode(b"\0" * (10 * 1024 * 1024)).decode()
     result = {"content": [{"type": "image", "data": data, "mimeType": "image/png"}]}
     response = post(client, result, **HTMX)
@@ -67,6 +105,9 @@ def test_large_image_shows_sizes_not_bytes(client):
     assert response.status_code == 200
     assert len(html) < 100_000
     assert "10.0\xa0MB" in html
+    page = post(client, result).content.decode()
+    assert len(page) < 150_000, "a full page does not echo megabytes of input back"
+    assert "is not shown back here" in page
 
 
 def test_csrf_is_required():

@@ -1,13 +1,7 @@
-"""Probe pages: permission and CSRF on runs, one run per target, progress, cancel, results,
-the row pages, and the real worker (`db_worker`) executing a queued run."""
+"""Probe pages: permission and CSRF on runs, one run per target, progress, cancel, results and
+the row pages (the real worker process is tested in tests/test_worker.py)."""
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
@@ -108,62 +102,6 @@ def test_header_values_are_never_shown(db, admin_client):
     assert "Authorization" in admin_page
 
 
-def test_the_worker_executes_a_queued_run(tmp_path):
-    """The real path: the web side enqueues in the database, `manage.py db_worker` runs it."""
-    project = Path(__file__).resolve().parent.parent
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'worker.sqlite3'}",
-        "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend",
-    }
-    manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], cwd=project, env=env, check=True, timeout=120)
-    enqueue = (
-        "from comparison.probing import ensure_builtin_target, start_run; "
-        "run = start_run(target=ensure_builtin_target(), revisions=['2025-06-18'], scenarios=['text', 'audio']);"
-        " print(run.pk, run.status)"
-    )
-    queued = subprocess.run(
-        [*manage, "shell", "-c", enqueue], cwd=project, env=env, capture_output=True, text=True, check=True, timeout=60
-    )
-    assert queued.stdout.strip().endswith("queued")
-    worker = subprocess.Popen(
-        [*manage, "db_worker", "--interval", "0.2"],
-        cwd=project,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        status = ""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and status != "done":
-            time.sleep(0.5)
-            status = (
-                subprocess.run(
-                    [
-                        *manage,
-                        "shell",
-                        "-c",
-                        "from comparison.models import ProbeRun; r = ProbeRun.objects.get(); print(r.status, r.done)",
-                    ],
-                    cwd=project,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                    timeout=60,
-                )
-                .stdout.strip()
-                .split()[-2]
-            )
-    finally:
-        os.killpg(worker.pid, 15)
-        worker.wait(timeout=10)
-    assert status == "done"
-
-
 def test_real_host_lane_adds_the_opencode_capture(target, prober):
     run = start_run(
         target=target, revisions=["2025-06-18"], scenarios=["text", "image", "rpc-error"], user=prober, real_host=True
@@ -177,3 +115,69 @@ def test_real_host_lane_adds_the_opencode_capture(target, prober):
     assert image["attachments"] == [{"mime": "image/png", "bytes": 70}]
     rpc = ProbeResult.objects.get(run=run, scenario="rpc-error")
     assert all(view["key"] != "opencode-v1-real" for view in rpc.host_views), "a JSON-RPC error has no tool result"
+
+
+def test_a_prober_who_is_not_staff_logs_in_on_the_login_page(target, prober):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(f"/accounts/login/?next=/probes/targets/{target.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Log in" in html
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        "/accounts/login/",
+        {
+            "username": "prober",
+            "password": "pw-prober-123",
+            "next": f"/probes/targets/{target.pk}/",
+            "csrfmiddlewaretoken": token,
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == f"/probes/targets/{target.pk}/"
+    assert "Run probe" in client.get(f"/probes/targets/{target.pk}/").content.decode()
+    assert 'href="/accounts/login/?next=' in Client().get("/").content.decode()
+    wrong = Client().post("/accounts/login/", {"username": "prober", "password": "nope"})
+    assert wrong.status_code == 200
+    assert "Please enter a correct username and password" in wrong.content.decode()
+
+
+def test_cancel_ends_a_running_run_at_once(target, prober):
+    run = ProbeRun.objects.create(
+        target=target, revisions=["2025-06-18"], scenarios=["text"], total=1, status="running"
+    )
+    client = Client()
+    client.force_login(prober)
+    client.post(f"/probes/runs/{run.pk}/cancel/")
+    run.refresh_from_db()
+    assert (run.status, run.cancel_requested) == ("cancelled", True)
+    assert run.finished_at is not None
+    start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])  # the target is free again
+    done = ProbeRun.objects.create(target=target, status="done")
+    client.post(f"/probes/runs/{done.pk}/cancel/")
+    done.refresh_from_db()
+    assert done.status == "done", "a final run stays as it ended"
+
+
+def test_an_expired_lease_interrupts_the_run_and_frees_the_target(target, prober, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.RUN_LEASE_SECONDS = 5
+    stale = timezone.now() - timedelta(seconds=6)
+    run = ProbeRun.objects.create(
+        target=target, revisions=["2025-06-18"], scenarios=["text"], total=1, status="running", heartbeat_at=stale
+    )
+    fresh = ProbeRun.objects.create(
+        target=ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp"),
+        status="running",
+        heartbeat_at=timezone.now(),
+    )
+    page = Client().get(run.get_absolute_url()).content.decode()
+    run.refresh_from_db()
+    fresh.refresh_from_db()
+    assert run.status == "interrupted"
+    assert fresh.status == "running", "a live lease is left alone"
+    assert "This run is <strong>interrupted</strong>" in page
+    assert start_run(target=target, revisions=["2025-06-18"], scenarios=["text"]).status == "done"

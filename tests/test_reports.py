@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.models import ProbeResult
+from comparison.models import ProbeResult, ProbeRun
 from comparison.probing import ensure_builtin_target, start_run
 from comparison.reports import CSV_COLUMNS, split_markdown
 from registers.loader import load_registers
@@ -223,3 +223,39 @@ def test_audit_export(client):
         text.splitlines()[0]
         == "coordinate,consumer,typed,typed_and_text,failures,published_typed,published_typed_and_text"
     )
+
+
+def test_csv_cells_that_start_a_formula_are_neutralised(db, client, tmp_path):
+    path = tmp_path / "formula.md"
+    formula = '=HYPERLINK("http://attacker.example/x","click")'
+    text = register_text(2).replace("`TT-01` a `text` thing", formula, 1)
+    path.write_text(text, encoding="utf-8")
+    load_registers([path])
+    csv_text = body(client.get("/export.csv"))
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    difference = rows[0].index("difference")
+    assert rows[1][difference] == "'" + formula
+    value = rows[0].index("value")
+    assert rows[1][value] == "'+ high", "a leading + is neutralised too"
+    assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for row in rows for cell in row)
+    exported = json.loads(body(client.get("/export.json")))
+    assert exported["rows"][0]["difference"] == formula, "JSON stays exact"
+    assert formula in body(client.get("/export.md")), "Markdown stays exact"
+
+
+def test_latest_verdicts_of_an_unfinished_run_say_so(loaded, client):
+    target = ensure_builtin_target()
+    run = ProbeRun.objects.create(target=target, revisions=["2025-06-18"], scenarios=["text"], status="interrupted")
+    ProbeResult.objects.create(
+        run=run,
+        scenario="text",
+        rows=["CT-01"],
+        method="tools/call",
+        requested_revision="2025-06-18",
+        verdict="as expected",
+    )
+    exported = json.loads(body(client.get("/export.json?register=content-types")))
+    ct01 = next(row for row in exported["rows"] if row["row_id"] == "CT-01")
+    assert ct01["probe"] == {"as expected (run interrupted)": 1}
+    page = client.get("/registers/content-types/CT-01/").content.decode()
+    assert "(run interrupted)" in page

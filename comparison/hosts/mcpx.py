@@ -26,7 +26,7 @@ def render_text(result: dict) -> str:
         return json.dumps(result["structuredContent"], indent=2, ensure_ascii=False)
     texts = [
         b["text"]
-        for b in result.get("content", [])
+        for b in result.get("content") or []
         if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
     ]
     if texts:
@@ -39,14 +39,20 @@ def call(result: Any) -> HostView:
     view = HostView("mcpx", "call", "mcpx · mcpx_call")
     if not isinstance(result, dict):
         return view.fail("not a JSON object")
+    content = result.get("content")
+    if content is not None and not isinstance(content, list):
+        # Modelled, not from the registers: Go's decoder refuses a non-array into []Content.
+        view.notes.append("modelled: mcpx decodes results with Go's encoding/json")
+        return view.fail(f"json: cannot unmarshal {type(content).__name__} into the result's content array")
+    content = content or []
     text = render_text(result)
     view.parts.append(Part(text=text))
     view.script_value = {"content": [{"type": "text", "text": text}]}
     if result.get("isError"):
         view.drop("isError", "renderResult never uses it: the failure reaches the host as a success", RENDER_RULE)
-    if "structuredContent" in result and result.get("content"):
+    if "structuredContent" in result and content:
         view.drop("content", "structuredContent wins, pretty-printed", RENDER_RULE)
-    for index, block in enumerate(result.get("content", [])):
+    for index, block in enumerate(content):
         if isinstance(block, dict) and block.get("type") != "text":
             size = ""
             if isinstance(block.get("data"), str):
@@ -58,7 +64,7 @@ def call(result: Any) -> HostView:
                     view.drop(f"{describe_block(index, block)} {key}", "not rendered", RENDER_RULE)
     if "_meta" in result:
         view.drop("result _meta", "not rendered", RENDER_RULE)
-    has_text = any(isinstance(b, dict) and b.get("type") == "text" for b in result.get("content", []))
+    has_text = any(isinstance(b, dict) and b.get("type") == "text" for b in content)
     if "structuredContent" not in result and not has_text:
         view.change("result", "no text blocks: the raw result JSON becomes the text", RENDER_RULE)
     return view
@@ -86,12 +92,14 @@ def downgrade(result: dict, revision: str) -> tuple[dict, list[str]]:
         del out["resultType"]
         changes.append("resultType removed (not defined before 2026-07-28)")
     if _before(revision, "2025-06-18"):
+        if out.get("content") is not None and not isinstance(out["content"], list):
+            return out, ["content is not an array: passed on as it is"]
         if "structuredContent" in out:
             structured = out.pop("structuredContent")
-            out.setdefault("content", []).append({"type": "text", "text": json.dumps(structured)})
+            out["content"] = [*(out.get("content") or []), {"type": "text", "text": json.dumps(structured)}]
             changes.append("structuredContent moved into a text block")
         blocks = []
-        for block in out.get("content", []):
+        for block in out.get("content") or []:
             if isinstance(block, dict) and block.get("type") == "resource_link":
                 blocks.append(_link_as_resource(block))
                 changes.append(
@@ -125,6 +133,10 @@ def render_prompt(prompt_result: Any) -> HostView:
         prefix = "" if role == "user" else f"[{role}] "
         if role != "user":
             view.change(f"messages[{index}] role", f"{role} turn becomes user text with a [{role}] prefix", PROMPT_RULE)
+        if not isinstance(role, str) or (isinstance(content, dict) and not isinstance(content.get("text", ""), str)):
+            # Modelled, not from the registers: Go's decoder refuses a non-string role or text.
+            view.notes.append("modelled: mcpx decodes prompts with Go's encoding/json")
+            return view.fail(f"json: cannot unmarshal messages[{index}] into the prompt message")
         if isinstance(content, dict) and content.get("type") == "text":
             lines.append(prefix + content.get("text", ""))
         else:

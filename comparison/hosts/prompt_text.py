@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .view import HostView, Rule
+from .view import HostView, Rule, js_string
 
 
 def message_lines(view: HostView, messages: list[Any], rule: Rule, *, bare_strings: bool) -> list[str]:
@@ -16,7 +16,7 @@ def message_lines(view: HostView, messages: list[Any], rule: Rule, *, bare_strin
         if bare_strings and isinstance(content, str):
             lines.append(content)
         elif isinstance(content, dict) and content.get("type") == "text":
-            lines.append(content.get("text", ""))
+            lines.append(js_string(content.get("text")))
         else:
             lines.append("")
             kind = content.get("type") if isinstance(content, dict) else "content"

@@ -57,7 +57,7 @@ def _block_issue(index: int, block: Any) -> dict | None:
     if not isinstance(block, dict):
         return {"code": "invalid_union", "path": path, "message": "Invalid input"}
     kind = block.get("type")
-    if kind not in BLOCK_KEYS:
+    if not isinstance(kind, str) or kind not in BLOCK_KEYS:
         return {"code": "invalid_union", "path": path, "message": "Invalid input"}
     required = {
         "text": ("text",),

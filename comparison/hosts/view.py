@@ -100,3 +100,20 @@ def base64_size(data: str) -> int:
 def describe_block(index: int, block: Any) -> str:
     kind = block.get("type") if isinstance(block, dict) else type(block).__name__
     return f"content[{index}] ({kind})"
+
+
+def js_string(value: Any) -> str:
+    """What JavaScript's String(value) (and Array.join) makes of a JSON value."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() and abs(value) < 1e21 else repr(value)
+    if isinstance(value, list):
+        return ",".join(js_string(item) for item in value)
+    return "[object Object]"

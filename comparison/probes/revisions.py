@@ -64,13 +64,18 @@ def _before(revision: str, first: str) -> bool:
     return REVISIONS.index(revision) < REVISIONS.index(first)
 
 
+def _list(value: Any) -> list:
+    """A list field of a result, or nothing: a wrong type is the schema's finding, not a rule's."""
+    return value if isinstance(value, list) else []
+
+
 def _blocks(result: dict, method: str) -> list[tuple[str, Any]]:
     if method == "tools/call":
-        return [(f"content[{i}]", block) for i, block in enumerate(result.get("content") or [])]
+        return [(f"content[{i}]", block) for i, block in enumerate(_list(result.get("content")))]
     if method == "prompts/get":
         return [
             (f"messages[{i}].content", m.get("content"))
-            for i, m in enumerate(result.get("messages") or [])
+            for i, m in enumerate(_list(result.get("messages")))
             if isinstance(m, dict)
         ]
     return []
@@ -84,7 +89,7 @@ def rule_findings(result: dict, method: str, revision: str) -> list[Finding]:
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
-        if kind not in BLOCK_TYPES:
+        if not isinstance(kind, str) or kind not in BLOCK_TYPES:
             found.append(Finding("block-type", path, f"block type {kind!r} is defined by no revision", "CT-14"))
             continue
         first, row = BLOCK_TYPES[kind]
@@ -94,14 +99,15 @@ def rule_findings(result: dict, method: str, revision: str) -> list[Finding]:
             if name in block and _before(revision, first):
                 found.append(Finding("field", f"{path}.{name}", f"{name} on blocks exists from {first}", row))
         for name, (first, row) in ANNOTATION_FIELDS.items():
-            if name in (block.get("annotations") or {}) and _before(revision, first):
+            annotations = block.get("annotations")
+            if isinstance(annotations, dict) and name in annotations and _before(revision, first):
                 found.append(Finding("field", f"{path}.annotations.{name}", f"{name} exists from {first}", row))
     if method == "tools/call":
         for name, (first, row) in RESULT_FIELDS.items():
             if name in result and _before(revision, first):
                 found.append(Finding("field", name, f"{name} exists from {first}, not in {revision}", row))
     if method == "prompts/list":
-        for index, prompt in enumerate(result.get("prompts") or []):
+        for index, prompt in enumerate(_list(result.get("prompts"))):
             for name, (first, row) in PROMPT_FIELDS.items():
                 if isinstance(prompt, dict) and name in prompt and _before(revision, first):
                     found.append(Finding("field", f"prompts[{index}].{name}", f"{name} exists from {first}", row))
@@ -132,3 +138,56 @@ def schema_findings(result: Any, method: str, revision: str, *, limit: int = 10)
 
 def findings(result: Any, method: str, revision: str) -> list[Finding]:
     return rule_findings(result, method, revision) + schema_findings(result, method, revision)
+
+
+def answer_findings(response: Any, repairs: list[str] = ()) -> list[Finding]:
+    """What makes an answer invalid whatever the revision: the JSON-RPC 2.0 response shape
+    (jsonrpc "2.0", exactly one of result and error, a result object, an error object with an
+    integer code and a string message), and characters that had to be repaired to keep it."""
+    found = [Finding("encoding", "(response)", note) for note in repairs]
+    if not isinstance(response, dict):
+        return [*found, Finding("jsonrpc", "(response)", "the response is not a JSON object")]
+    if response.get("jsonrpc") != "2.0":
+        found.append(Finding("jsonrpc", "jsonrpc", f'jsonrpc is {_brief(response.get("jsonrpc"))}, not "2.0"'))
+    has_result, has_error = "result" in response, "error" in response
+    if has_result and has_error:
+        found.append(Finding("jsonrpc", "(response)", "the response carries both result and error"))
+    elif not has_result and not has_error:
+        found.append(Finding("jsonrpc", "(response)", "the response carries neither result nor error"))
+    if has_result and not isinstance(response["result"], dict):
+        found.append(
+            Finding("jsonrpc", "result", f"the result is {_kind(response['result'])}, not an object (MCP results are)")
+        )
+    if has_error:
+        error = response["error"]
+        if not isinstance(error, dict):
+            found.append(Finding("jsonrpc", "error", f"the error is {_kind(error)}, not an object"))
+        else:
+            code, message = error.get("code"), error.get("message")
+            if not isinstance(code, int) or isinstance(code, bool):
+                found.append(Finding("jsonrpc", "error.code", f"the error code is {_kind(code)}, not an integer"))
+            if not isinstance(message, str):
+                found.append(
+                    Finding("jsonrpc", "error.message", f"the error message is {_kind(message)}, not a string")
+                )
+    return found
+
+
+KIND_NAMES = {
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    list: "an array",
+    dict: "an object",
+}
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return KIND_NAMES.get(type(value), type(value).__name__)
+
+
+def _brief(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:60] if value is not None else "missing"

@@ -4,6 +4,7 @@ the host views of every result. No Django; the task and the command call `run_pr
 from __future__ import annotations
 
 import copy
+import logging
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from .wire import STATELESS_REVISION, HttpTransport, Limits, StdioTransport, Wir
 AS_EXPECTED, CHANGED, INVALID, FAILED = "as expected", "changed by proxy", "invalid for revision", "failed to probe"
 VERDICTS = (AS_EXPECTED, CHANGED, INVALID, FAILED)
 MAX_DIFFS = 40
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -163,10 +165,14 @@ def host_views_of(
 def _probe_revision(
     spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits
 ) -> tuple[str, str, dict[str, Any], list[dict[str, Any]]]:
-    """(negotiated, session failure, {scenario key: (exchange, response)}, session exchanges)."""
-    transport = open_transport(spec, limits)
-    client = WireClient(transport)
+    """(negotiated, session failure, {scenario key: exchange}, session exchanges). Never raises:
+    a target that cannot even be started or reached is a failure of every cell of the revision."""
     answers: dict[str, Any] = {}
+    try:
+        transport = open_transport(spec, limits)
+    except Exception as error:  # a missing command, an unusable URL: the target's problem, recorded
+        return "", f"could not start or reach the target: {type(error).__name__}: {error}"[:500], answers, []
+    client = WireClient(transport)
     try:
         session = client.open(revision)
         opening = [exchange.as_dict() for exchange in session.exchanges]
@@ -206,25 +212,37 @@ def run_probe(
             if failure or exchange is None or not exchange.ok:
                 outcome.failure = failure or (exchange.failure if exchange else "not sent")
             else:
-                outcome.duration_ms = exchange.duration_ms
-                outcome.response = exchange.response
-                got = payload(exchange.response)
-                if got and "result" in got:
-                    checked = revisions.findings(got["result"], scenario.method, negotiated or revision)
-                    outcome.findings = [finding.as_dict() for finding in checked]
-                outcome.host_views = host_views_of(scenario, got)
-                if scenario.failure:
-                    # Scored on the full texts: an envelope cut short for display would not parse.
-                    full_views = host_views_of(scenario, got, limit=None)
-                    scored = failures.profiles(exchange.response, full_views, is_failure=True)
-                    outcome.dpcter = [profile.as_dict() for profile in scored]
-                _compare(outcome, scenario, revision, got, spec, direct.get(scenario.key))
+                try:
+                    assess(outcome, exchange, spec, direct.get(scenario.key))
+                except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
+                    logger.exception("could not assess %s at %s", scenario.key, revision)
+                    outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[:500]
             if not outcome.duration_ms:
                 outcome.duration_ms = (time.monotonic() - started) * 1000
             outcomes.append(outcome)
             if on_outcome:
                 on_outcome(outcome)
     return outcomes
+
+
+def assess(outcome: ProbeOutcome, exchange: Any, spec: TargetSpec, direct_exchange: Any = None) -> ProbeOutcome:
+    """Fill an outcome from a completed exchange: findings, host views, DPCTER, the diff."""
+    scenario, revision = outcome.scenario, outcome.requested
+    outcome.duration_ms = exchange.duration_ms
+    outcome.response = exchange.response
+    outcome.findings = [finding.as_dict() for finding in revisions.answer_findings(exchange.response, exchange.repairs)]
+    got = payload(exchange.response)
+    if got and isinstance(got.get("result"), dict):
+        checked = revisions.findings(got["result"], scenario.method, outcome.negotiated or revision)
+        outcome.findings += [finding.as_dict() for finding in checked]
+    outcome.host_views = host_views_of(scenario, got)
+    if scenario.failure:
+        # Scored on the full texts: an envelope cut short for display would not parse.
+        full_views = host_views_of(scenario, got, limit=None)
+        scored = failures.profiles(exchange.response, full_views, is_failure=True)
+        outcome.dpcter = [profile.as_dict() for profile in scored]
+    _compare(outcome, scenario, revision, got, spec, direct_exchange)
+    return outcome
 
 
 def _compare(

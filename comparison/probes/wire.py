@@ -9,6 +9,7 @@ stuck caller. No Django here.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import signal
@@ -20,8 +21,14 @@ from typing import Any
 
 import httpx
 
+from . import jsonsafe
+from .secrets import RedactingFilter, Redactor, command_secrets, mask_headers, url_secrets
+
+# httpx logs each request's full URL, query string included: never with a credential in it.
+for _name in ("httpx", "httpcore"):
+    logging.getLogger(_name).addFilter(RedactingFilter())
+
 STATELESS_REVISION = "2026-07-28"
-SECRET_HEADERS = ("authorization", "cookie", "set-cookie", "proxy-authorization", "x-api-key")
 CLIENT_INFO = {"name": "mcp-compare-probe", "version": "1.0.0"}
 
 
@@ -46,6 +53,8 @@ class Exchange:
     bytes: int = 0
     duration_ms: float = 0.0
     failure: str = ""  # empty when the exchange completed; else what went wrong, bounded
+    #: What had to be repaired in the answer to keep it (lone surrogates, NUL characters).
+    repairs: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -64,20 +73,33 @@ class Exchange:
             "bytes": self.bytes,
             "duration_ms": round(self.duration_ms, 2),
             "failure": self.failure,
+            "repairs": self.repairs,
         }
 
-
-def mask_headers(headers: dict[str, str]) -> dict[str, str]:
-    """Credentials never leave the wire client in clear."""
-    masked = {}
-    for name, value in headers.items():
-        secret = name.lower() in SECRET_HEADERS or "token" in name.lower() or "secret" in name.lower()
-        masked[name] = "••• (masked)" if secret else value
-    return masked
+    def redact(self, redactor: Redactor) -> Exchange:
+        """Mask every configured secret a target echoed back, wherever it sits."""
+        if redactor:
+            self.response_headers = redactor.data(self.response_headers)
+            self.response = redactor.data(self.response)
+            self.notifications = redactor.data(self.notifications)
+            self.failure = redactor.text(self.failure)
+        return self
 
 
 class _Failure(Exception):
     pass
+
+
+def decode(data: bytes, record: Exchange, what: str) -> Any:
+    """JSON from the target, bounded and repaired (jsonsafe); a _Failure when it cannot be kept."""
+    try:
+        value, repairs = jsonsafe.loads(data)
+    except jsonsafe.UnsafeJSON as error:
+        raise _Failure(f"unusable JSON in {what}: {error}") from None
+    except ValueError:
+        raise _Failure(f"invalid JSON in {what}: {data[:120]!r}") from None
+    record.repairs.extend(note for note in repairs.describe() if note not in record.repairs)
+    return value
 
 
 class HttpTransport:
@@ -87,6 +109,8 @@ class HttpTransport:
         self.url = url
         self.limits = limits or Limits()
         self.base_headers = dict(headers or {})
+        # Every configured header value is a secret, whatever the header is called.
+        self.redactor = Redactor([*self.base_headers.values(), *url_secrets(url)])
         timeout = httpx.Timeout(self.limits.total_timeout, connect=self.limits.connect_timeout)
         self.client = httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False)
         self.session_headers: dict[str, str] = {}
@@ -107,14 +131,17 @@ class HttpTransport:
             **self.session_headers,
             **(extra_headers or {}),
         }
-        record = Exchange(message.get("method", ""), message, mask_headers(headers))
+        record = Exchange(message.get("method", ""), message, mask_headers(headers, self.base_headers))
         started = time.monotonic()
         deadline = started + self.limits.total_timeout
         try:
             with self.client.stream("POST", self.url, json=message, headers=headers) as response:
                 record.status = response.status_code
-                record.response_headers = mask_headers(dict(response.headers))
+                record.response_headers = mask_headers(dict(response.headers), self.base_headers)
                 kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+                if response.status_code >= 500:
+                    body = self._read_body(response, record, deadline)
+                    raise _Failure(f"HTTP {response.status_code}: {body[:120]!r}")
                 if kind == "text/event-stream":
                     record.framing = "sse"
                     self._read_sse(response, record, message.get("id"), deadline)
@@ -140,7 +167,8 @@ class HttpTransport:
             record.failure = "no response to the request"
         if not record.failure and record.status is not None and record.status >= 500:
             record.failure = f"HTTP {record.status}"
-        return record
+        record.failure = record.failure[:2000]
+        return record.redact(self.redactor)
 
     def _chunks(self, response: httpx.Response, record: Exchange, deadline: float):
         for chunk in response.iter_bytes():
@@ -155,10 +183,7 @@ class HttpTransport:
         return b"".join(self._chunks(response, record, deadline))
 
     def _parse_json(self, body: bytes, record: Exchange, request_id: Any) -> None:
-        try:
-            value = json.loads(body)
-        except ValueError:
-            raise _Failure(f"invalid JSON in the response: {body[:120]!r}") from None
+        value = decode(body, record, "the response")
         if not isinstance(value, dict):
             raise _Failure("the response is not a JSON-RPC object")
         if request_id is not None and value.get("id") != request_id and "error" not in value:
@@ -178,10 +203,7 @@ class HttpTransport:
                 events += 1
                 if events > self.limits.max_events:
                     raise _Failure(f"more than {self.limits.max_events} SSE events without the response")
-                try:
-                    message = json.loads(data)
-                except ValueError:
-                    raise _Failure(f"invalid JSON in an SSE event: {data[:120]!r}") from None
+                message = decode(data, record, "an SSE event")
                 if isinstance(message, dict) and "id" in message and ("result" in message or "error" in message):
                     if message["id"] != request_id:
                         raise _Failure(f"response id {message['id']!r} does not match request id {request_id!r}")
@@ -204,6 +226,7 @@ class StdioTransport:
         cwd: str | None = None,
     ):
         self.limits = limits or Limits()
+        self.redactor = Redactor([*command_secrets(command), *(env or {}).values()])
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -222,6 +245,11 @@ class StdioTransport:
         while True:
             try:
                 line = stream.readline(self.limits.max_bytes + 1)
+                if len(line) > self.limits.max_bytes and not line.endswith(b"\n"):
+                    # An oversized message: what is left of it is skipped, so the next line read
+                    # is the next message and not the tail of this one.
+                    while (rest := stream.readline(self.limits.max_bytes + 1)) and not rest.endswith(b"\n"):
+                        pass
             except (ValueError, OSError):  # the pipe was closed under us
                 line = b""
             if not line:
@@ -277,25 +305,24 @@ class StdioTransport:
                 record.bytes += len(line)
                 if len(line) > self.limits.max_bytes:
                     raise _Failure(f"a message over the {self.limits.max_bytes:,}-byte cap")
-                try:
-                    value = json.loads(line)
-                except ValueError:
-                    raise _Failure(f"invalid JSON on stdout: {line[:120]!r}") from None
-                if (
-                    isinstance(value, dict)
-                    and value.get("id") == request_id
-                    and ("result" in value or "error" in value)
-                ):
-                    record.response = value
-                    break
+                value = decode(line, record, "a line on stdout")
                 if isinstance(value, dict) and "method" in value:
+                    # A notification or a request of the server's own (sampling, elicitation): not ours.
                     record.notifications.append(value)
                     if len(record.notifications) > self.limits.max_events:
                         raise _Failure(f"more than {self.limits.max_events} messages without the response")
+                    continue
+                if not isinstance(value, dict):
+                    raise _Failure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
+                if value.get("id") != request_id:
+                    # One request is in flight at a time, so any other id is a wrong answer.
+                    raise _Failure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
+                record.response = value
+                break
         except _Failure as failure:
-            record.failure = str(failure)
+            record.failure = str(failure)[:2000]
         record.duration_ms = (time.monotonic() - started) * 1000
-        return record
+        return record.redact(self.redactor)
 
 
 @dataclass
@@ -307,6 +334,19 @@ class Session:
     capabilities: dict[str, Any] = field(default_factory=dict)
     exchanges: list[Exchange] = field(default_factory=list)
     failure: str = ""
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _header_safe(value: str) -> bool:
+    """A value that can go back out as a header: printable ASCII, bounded."""
+    return len(value) <= 512 and value.isascii() and value.isprintable()
+
+
+def _brief(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:200]
 
 
 class WireClient:
@@ -329,31 +369,38 @@ class WireClient:
         }
 
     def open(self, revision: str) -> Session:
+        """Open a session at `revision`; whatever the target answers, a Session comes back (with
+        `failure` set when the opening did not succeed)."""
         session = Session(revision)
         self.session = session
         if revision == STATELESS_REVISION:
             discover = self._send("server/discover", {}, record=session)
-            result = (discover.response or {}).get("result") or {}
-            if discover.ok and STATELESS_REVISION in (result.get("supportedVersions") or []):
+            result = _object((discover.response or {}).get("result"))
+            versions = result.get("supportedVersions")
+            if discover.ok and isinstance(versions, list) and STATELESS_REVISION in versions:
                 session.stateless, session.negotiated = True, STATELESS_REVISION
-                session.server_info = result.get("serverInfo") or {}
-                session.capabilities = result.get("capabilities") or {}
+                session.server_info = _object(result.get("serverInfo"))
+                session.capabilities = _object(result.get("capabilities"))
                 return session
         init = self._send(
             "initialize", {"protocolVersion": revision, "capabilities": {}, "clientInfo": CLIENT_INFO}, record=session
         )
-        if not init.ok or not init.response or "result" not in init.response:
-            session.failure = init.failure or f"initialize failed: {json.dumps(init.response)[:200]}"
+        result = (init.response or {}).get("result")
+        if not init.ok or not isinstance(result, dict):
+            session.failure = init.failure or f"initialize failed: {_brief(init.response)}"
             return session
-        result = init.response["result"]
-        session.negotiated = str(result.get("protocolVersion", ""))
-        session.server_info = result.get("serverInfo") or {}
-        session.capabilities = result.get("capabilities") or {}
+        version = result.get("protocolVersion", "")
+        if not isinstance(version, str) or not version:
+            session.failure = f"initialize answered without a protocolVersion string: {_brief(version)}"
+            return session
+        session.negotiated = version[:20]
+        session.server_info = _object(result.get("serverInfo"))
+        session.capabilities = _object(result.get("capabilities"))
         if isinstance(self.transport, HttpTransport):
             session_id = next((v for k, v in init.response_headers.items() if k.lower() == "mcp-session-id"), None)
-            if session_id:
-                self.transport.session_headers["Mcp-Session-Id"] = session_id
-            self.transport.session_headers["MCP-Protocol-Version"] = session.negotiated
+            for name, value in (("Mcp-Session-Id", session_id), ("MCP-Protocol-Version", session.negotiated)):
+                if value and _header_safe(value):
+                    self.transport.session_headers[name] = value
         self._send("notifications/initialized", None, record=session, notification=True)
         return session
 

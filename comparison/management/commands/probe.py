@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from collections import Counter
 
@@ -13,6 +14,7 @@ from comparison.models import ProbeTarget
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import SUITES, suite
+from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
 
 
 class Command(BaseCommand):
@@ -33,6 +35,21 @@ class Command(BaseCommand):
             action="store_true",
             help="The upstream is the fixture: compare with its known answers.",
         )
+        parser.add_argument(
+            "--header",
+            action="append",
+            default=[],
+            metavar="'NAME: VALUE'",
+            help="An HTTP header for --url (repeatable); its value is never printed.",
+        )
+        parser.add_argument(
+            "--header-env",
+            action="append",
+            default=[],
+            metavar="NAME=VARIABLE",
+            help="An HTTP header for --url whose value is read from an environment variable (keeps it out of "
+            "the shell history and the process list).",
+        )
         parser.add_argument("--suite", choices=sorted(SUITES), default="fixture")
         parser.add_argument("--revisions", nargs="+", choices=REVISIONS, default=list(REVISIONS))
         parser.add_argument("--scenarios", nargs="+", help="Scenario keys (default: the whole suite).")
@@ -50,19 +67,19 @@ class Command(BaseCommand):
         scenarios = [s for s in suite(spec.suite) if not wanted or s.key in wanted]
         if not scenarios:
             raise CommandError(f"no scenario of the {spec.suite} suite matches {wanted}")
-        outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
+        redactor = Redactor([*spec.headers.values(), *command_secrets(spec.command)])
+        try:
+            outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
+        except Exception as error:  # whatever a target does ends as a message, never a traceback
+            message = f"the probe could not complete: {type(error).__name__}: {error}"
+            raise CommandError(redactor.text(message)) from None
         counts = Counter(outcome.verdict for outcome in outcomes)
         if options["audit"]:
             scored = [{"profiles": o.dpcter} for o in outcomes if o.dpcter]
             self.stdout.write(failures.audit_text(failures.audit(scored)))
         if options["json"]:
-            self.stdout.write(
-                json.dumps(
-                    {"target": spec.name, "counts": counts, "results": [o.as_dict() for o in outcomes]},
-                    indent=2,
-                    ensure_ascii=False,
-                )
-            )
+            report = {"target": spec.name, "counts": counts, "results": [o.as_dict() for o in outcomes]}
+            self.stdout.write(json.dumps(redactor.data(report), indent=2, ensure_ascii=False))
         else:
             for o in outcomes:
                 detail = (
@@ -70,9 +87,8 @@ class Command(BaseCommand):
                     or "; ".join(f"{d['path']} {d['change']}" for d in o.diff[:3])
                     or "; ".join(f["message"] for f in o.findings[:2])
                 )
-                self.stdout.write(
-                    f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
-                )
+                line = f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
+                self.stdout.write(redactor.text(line))
             self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
         failing = counts.get(CHANGED, 0) + counts.get(FAILED, 0) + (counts.get(INVALID, 0) if options["strict"] else 0)
         if failing:
@@ -91,14 +107,46 @@ class Command(BaseCommand):
                 raise CommandError(f"no configured target named {options['target']!r}") from None
             return target.spec(), target.upstream_spec()
         elif options["url"]:
-            spec = TargetSpec(options["url"], "http", url=options["url"], suite=options["suite"])
-        else:
+            _refuse_userinfo("--url", options["url"])
             spec = TargetSpec(
-                options["command"], "stdio", command=shlex.split(options["command"]), suite=options["suite"]
+                display_url(options["url"]),
+                "http",
+                url=options["url"],
+                headers=_headers(options["header"], options["header_env"]),
+                suite=options["suite"],
             )
+        else:
+            command = shlex.split(options["command"])
+            spec = TargetSpec(" ".join(display_command(command)), "stdio", command=command, suite=options["suite"])
         if options["upstream_fixture"]:
             spec.upstream = "fixture"
         upstream = None
         if options["upstream_url"]:
+            _refuse_userinfo("--upstream-url", options["upstream_url"])
             upstream = TargetSpec("upstream", "http", url=options["upstream_url"], suite=spec.suite)
         return spec, upstream
+
+
+def _refuse_userinfo(option: str, url: str) -> None:
+    if url_userinfo(url):
+        raise CommandError(
+            f"{option}: credentials in the URL (user:password@…) would be printed with it; "
+            "pass them as a header instead (--header 'Authorization: Basic …' or --header-env NAME=VARIABLE)"
+        )
+
+
+def _headers(pairs: list[str], from_env: list[str]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for pair in pairs:
+        name, colon, value = pair.partition(":")
+        if not colon or not name.strip():
+            raise CommandError(f"--header expects 'NAME: VALUE', got {name.strip()[:40]!r}…")
+        headers[name.strip()] = value.strip()
+    for pair in from_env:
+        name, equals, variable = pair.partition("=")
+        if not equals or not name.strip() or not variable.strip():
+            raise CommandError(f"--header-env expects NAME=VARIABLE, got {pair[:60]!r}")
+        if variable.strip() not in os.environ:
+            raise CommandError(f"--header-env {name.strip()}: the environment has no variable {variable.strip()!r}")
+        headers[name.strip()] = os.environ[variable.strip()]
+    return headers

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 from django.http import QueryDict
 
@@ -47,7 +45,7 @@ class Command(BaseCommand):
         chunks = exporting.export_chunks(options["format"], row_filter)
         if options["output"] == "-":
             for chunk in chunks:
-                sys.stdout.write(chunk)
+                self.stdout.write(chunk, ending="")
             return
         try:
             with open(options["output"], "w", encoding="utf-8", newline="") as handle:

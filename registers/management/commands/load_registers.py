@@ -16,11 +16,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="*", help="Register files or directories (default: the shipped registers).")
         parser.add_argument("--force", action="store_true", help="Reload files whose content has not changed.")
+        parser.add_argument(
+            "--allow-missing-fields",
+            action="store_true",
+            help="Load rows that lack one of the eight standard fields, with a warning (for drafts); by default "
+            "such a row fails the load, naming the row and the field.",
+        )
 
     def handle(self, *args, **options):
         paths = [Path(p) for p in (options["paths"] or settings.REGISTER_DIRS)]
         try:
-            report = load_registers(paths, force=options["force"])
+            report = load_registers(paths, force=options["force"], require_fields=not options["allow_missing_fields"])
         except RegisterLoadError as error:
             raise CommandError(f"nothing loaded: {error}") from None
         if options["verbosity"] >= 2:

@@ -1,0 +1,174 @@
+"""Credentials of a probe target, kept out of everything shown: pure helpers, no Django.
+
+Every configured header value is a secret whatever the header is called (masking by name missed
+`Api-Key`, `X-Auth`, `Ocp-Apim-Subscription-Key` and the like). URLs lose the password of their
+userinfo and the values of credential-looking query parameters when shown; command lines lose
+the values of credential-looking options. A `Redactor` then removes any of those values from free
+text and captured data, wherever a hostile target echoes them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import parse_qsl, quote_plus, urlsplit, urlunsplit
+
+MASK = "•••"
+CONFIGURED = f"{MASK} (configured)"
+MASKED = f"{MASK} (masked)"
+#: Values shorter than this are not hunted down in free text (they would mask ordinary words).
+MIN_SECRET_LENGTH = 4
+
+#: Names that carry credentials by convention: headers, query parameters, option names.
+CREDENTIAL_NAME = re.compile(
+    r"(auth|token|secret|passw|pwd|api[-_]?key|apikey|access[-_]?key|private[-_]?key|cookie|"
+    r"signature|sig$|^key$|[-_]key$|credential|bearer|jwt|subscription)",
+    re.IGNORECASE,
+)
+#: Response and request headers that carry credentials whoever set them.
+SECRET_HEADER_NAMES = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+#: Names the pattern would catch that carry no secret and help read a failure.
+NOT_SECRET = frozenset({"www-authenticate", "proxy-authenticate"})
+
+
+def looks_like_credential(name: str) -> bool:
+    name = name.strip()
+    return name.lower() not in NOT_SECRET and bool(CREDENTIAL_NAME.search(name))
+
+
+def url_userinfo(url: str) -> str:
+    """The userinfo part of a URL ("user:pass"), or ""."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return ""
+    if "@" not in parts.netloc:
+        return ""
+    return parts.netloc.rsplit("@", 1)[0]
+
+
+def url_secrets(url: str) -> list[str]:
+    """The secret values a URL carries: its userinfo password (and user) and credential query values."""
+    found: list[str] = []
+    info = url_userinfo(url)
+    if info:
+        user, _, password = info.partition(":")
+        found.extend(value for value in (password, user) if value)
+    try:
+        query = urlsplit(url).query
+    except ValueError:
+        return found
+    found.extend(value for name, value in parse_qsl(query, keep_blank_values=False) if looks_like_credential(name))
+    return found
+
+
+def display_url(url: str) -> str:
+    """The URL as it may be shown: userinfo reduced to the user name, credential query values masked."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return MASKED
+    netloc = parts.netloc
+    if "@" in netloc:
+        info, host = netloc.rsplit("@", 1)
+        user = info.partition(":")[0]
+        netloc = f"{user}:{MASK}@{host}" if ":" in info else f"{MASK}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = "&".join(
+            f"{quote_plus(name)}={MASK if looks_like_credential(name) else quote_plus(value)}" for name, value in pairs
+        )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def command_secrets(command: Iterable[str]) -> list[str]:
+    """Values of credential-looking options in an argument list: `--token X`, `--api-key=X`, `TOKEN=X`."""
+    found: list[str] = []
+    args = list(command)
+    for index, arg in enumerate(args):
+        name, equals, value = arg.partition("=")
+        if equals and looks_like_credential(name.lstrip("-")):
+            found.append(value)
+        elif arg.startswith("-") and looks_like_credential(arg.lstrip("-")) and index + 1 < len(args):
+            found.append(args[index + 1])
+    return [value for value in found if value]
+
+
+def display_command(command: Iterable[str]) -> list[str]:
+    secrets = set(command_secrets(command))
+    shown = []
+    for arg in command:
+        name, equals, value = arg.partition("=")
+        if equals and value in secrets:
+            shown.append(f"{name}={MASK}")
+        elif arg in secrets:
+            shown.append(MASK)
+        else:
+            shown.append(arg)
+    return shown
+
+
+def mask_headers(headers: dict[str, str], configured: Iterable[str] = ()) -> dict[str, str]:
+    """Headers as they may be shown: configured ones always masked, conventional ones by name."""
+    configured_names = {name.lower() for name in configured}
+    masked = {}
+    for name, value in headers.items():
+        lowered = name.lower()
+        if lowered in configured_names:
+            masked[name] = CONFIGURED
+        elif lowered in SECRET_HEADER_NAMES or looks_like_credential(lowered):
+            masked[name] = MASKED
+        else:
+            masked[name] = value
+    return masked
+
+
+class Redactor:
+    """Replaces every known secret value with the mask, in text and inside JSON-like data."""
+
+    def __init__(self, secrets: Iterable[str] = ()):
+        values = {value for value in secrets if isinstance(value, str) and len(value) >= MIN_SECRET_LENGTH}
+        # Longest first, so a secret that contains another is masked whole.
+        self.values = sorted(values, key=len, reverse=True)
+        self.pattern = re.compile("|".join(re.escape(value) for value in self.values)) if self.values else None
+
+    def __bool__(self) -> bool:
+        return self.pattern is not None
+
+    def text(self, value: str) -> str:
+        if self.pattern is None or not isinstance(value, str):
+            return value
+        return self.pattern.sub(MASK, value)
+
+    def data(self, value: Any) -> Any:
+        """A copy of JSON-like data with secrets masked in every string, keys included."""
+        if self.pattern is None:
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.data(item) for item in value]
+        if isinstance(value, dict):
+            return {self.text(key) if isinstance(key, str) else key: self.data(item) for key, item in value.items()}
+        return value
+
+
+URL_IN_TEXT = re.compile(r"https?://[^\s'\"<>]+")
+
+
+def redact_urls(text: str) -> str:
+    """Every URL in a text as it may be shown (userinfo and credential query values masked)."""
+    return URL_IN_TEXT.sub(lambda match: display_url(match.group(0)), text)
+
+
+class RedactingFilter(logging.Filter):
+    """Masks credentials in the URLs a log line carries (httpx logs every request's full URL)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "://" in message:
+            record.msg, record.args = redact_urls(message), ()
+        return True

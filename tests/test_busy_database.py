@@ -1,0 +1,58 @@
+"""A register load is not an outage: pages requested from another process while a large load
+writes answer 200 (SQLite in WAL mode with a busy timeout; PostgreSQL in its lane)."""
+
+from __future__ import annotations
+
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests import lane_db
+from tests.processes import free_port, manage, running, server
+from tests.register_text import register_text
+
+PAGES = ["/", "/?revision=2025-06-18&host=opencode-v1&host_mode=lacks", "/matrix/", "/registers/"]
+LOAD_TWICE = (
+    "import sys, django; django.setup(); from pathlib import Path; "
+    "from registers.loader import load_registers; "
+    "[load_registers([Path(sys.argv[1])], force=True) for _ in range(2)]"
+)
+
+
+@pytest.fixture
+def shared(tmp_path):
+    url = lane_db.create(tmp_path)
+    env = {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "comparison.settings", "MCP_COMPARE_SECRET_KEY": "k" * 50}
+    manage("migrate", "-v0", env=env, timeout=180)
+    yield env
+    lane_db.drop(url)
+
+
+def test_pages_answer_while_a_large_load_writes(shared, tmp_path):
+    folder = tmp_path / "registers"
+    folder.mkdir()
+    for index in range(24):
+        (folder / f"set-{index:02}.md").write_text(
+            register_text(120, prefix=f"R{chr(65 + index)}", title=f"Set {index}"), encoding="utf-8"
+        )
+    manage("load_registers", str(folder), env=shared, timeout=300)
+    port = free_port()
+    serve = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
+    statuses: list[int] = []
+    during = 0
+    with server(serve, port, env=shared):
+        with running([sys.executable, "-c", LOAD_TWICE, str(folder)], env=shared) as loader:
+            deadline = time.monotonic() + 240
+            while loader.poll() is None and time.monotonic() < deadline:
+                for page in PAGES:
+                    try:
+                        with urllib.request.urlopen(f"http://127.0.0.1:{port}{page}", timeout=30) as response:
+                            statuses.append(response.status)
+                    except urllib.error.HTTPError as error:
+                        statuses.append(error.code)
+                    during += loader.poll() is None
+            assert loader.wait(timeout=10) == 0, "the loads succeeded"
+    assert during >= 4, f"only {during} requests ran during the load"
+    assert set(statuses) == {200}, statuses

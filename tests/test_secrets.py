@@ -1,0 +1,252 @@
+"""Every configured credential stays secret everywhere: every page (anonymous and admin), every
+export, every command's output and the logs, whatever the header is called."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.probes.secrets import display_command, display_url
+from comparison.probing import start_run
+from tests.processes import free_port, server
+
+pytestmark = pytest.mark.django_db
+
+# Header names the old name-based masking let through, and the usual ones.
+HEADERS = {
+    "Api-Key": "val-api-key-111",
+    "X-Auth": "val-x-auth-222",
+    "apikey": "val-apikey-333",
+    "X-Access-Key": "val-access-444",
+    "X-Password": "val-password-555",
+    "Ocp-Apim-Subscription-Key": "val-ocp-666",
+    "Authorization": "Bearer val-bearer-777",
+    "X-Tenant": "val-tenant-888",
+}
+QUERY_SECRET = "val-query-999"
+UPSTREAM_SECRET = "val-upstream-000"
+SECRETS = [*HEADERS.values(), QUERY_SECRET, UPSTREAM_SECRET]
+
+
+@pytest.fixture(scope="module")
+def fixture_port():
+    port = free_port()
+    with server([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port):
+        yield port
+
+
+@pytest.fixture
+def probed(fixture_port, loaded, caplog):
+    url = f"http://127.0.0.1:{fixture_port}/mcp?api_key={QUERY_SECRET}&tenant=acme"
+    target = ProbeTarget.objects.create(
+        name="secret proxy",
+        transport="http",
+        url=url,
+        headers=HEADERS,
+        upstream=f"http://127.0.0.1:{fixture_port}/mcp",
+        upstream_headers={"Authorization": f"Bearer {UPSTREAM_SECRET}"},
+    )
+    with caplog.at_level(logging.DEBUG):
+        run = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "rpc-error", "is-error"])
+    run.refresh_from_db()
+    assert run.status == ProbeRun.DONE
+    return target, run
+
+
+def assert_clean(text: str, where: str) -> None:
+    for secret in SECRETS:
+        assert secret not in text, f"{secret} shown in {where}"
+
+
+def body(response) -> str:
+    return (b"".join(response.streaming_content) if response.streaming else response.content).decode()
+
+
+def pages(target: ProbeTarget, run: ProbeRun) -> list[str]:
+    results = list(ProbeResult.objects.filter(run=run).values_list("pk", flat=True))
+    return [
+        "/",
+        "/matrix/",
+        "/registers/",
+        "/registers/content-types/",
+        "/registers/content-types/CT-01/",
+        "/registers/failure-gap/FG-16/",
+        "/playground/",
+        "/probes/",
+        target.get_absolute_url(),
+        run.get_absolute_url(),
+        f"/probes/runs/{run.pk}/audit/",
+        f"/probes/runs/{run.pk}/audit/?format=json",
+        f"/probes/runs/{run.pk}/audit/?format=csv",
+        f"/probes/compare/?a={run.pk}&b={run.pk}",
+        *(f"/probes/results/{pk}/" for pk in results),
+        *(f"/export.{fmt}" for fmt in ("md", "html", "json", "csv")),
+    ]
+
+
+ADMIN_PAGES = [
+    "/admin/",
+    "/admin/comparison/probetarget/",
+    "/admin/comparison/probetarget/{target}/change/",
+    "/admin/comparison/proberun/",
+    "/admin/comparison/proberun/{run}/change/",
+    "/admin/comparison/proberesult/",
+    "/admin/django_tasks_database/dbtaskresult/",
+]
+
+
+def test_no_page_shows_a_credential(probed, client, admin_client, caplog):
+    target, run = probed
+    for page in pages(target, run):
+        for who, visitor in (("anonymous", client), ("admin", admin_client)):
+            response = visitor.get(page)
+            assert response.status_code == 200, (who, page)
+            assert_clean(body(response), f"{page} ({who})")
+    for page in ADMIN_PAGES:
+        response = admin_client.get(page.format(target=target.pk, run=run.pk))
+        assert response.status_code == 200, page
+        assert_clean(body(response), page)
+    for pk in ProbeResult.objects.filter(run=run).values_list("pk", flat=True):
+        assert_clean(body(admin_client.get(f"/admin/comparison/proberesult/{pk}/change/")), "result admin")
+    logged = [record.getMessage() for phase in ("setup", "call") for record in caplog.get_records(phase)]
+    assert any("HTTP Request" in line for line in logged), "the probe's requests were logged"
+    assert_clean("\n".join(logged), "the logs")
+    detail = client.get(target.get_absolute_url()).content.decode()
+    for name in HEADERS:
+        assert f"{name}: ••• (configured)" in detail
+    assert "api_key=•••" in detail
+    assert "tenant=acme" in detail
+
+
+def test_every_exchange_masks_every_configured_header(probed):
+    _, run = probed
+    for result in ProbeResult.objects.filter(run=run):
+        for exchange in result.exchanges:
+            shown = exchange["request_headers"]
+            assert {shown[name] for name in HEADERS} == {"••• (configured)"}
+        assert_clean(json.dumps(result.exchanges), "stored exchanges")
+
+
+def test_the_admin_keeps_stored_credentials_it_never_shows(probed, admin_client):
+    target, _ = probed
+    form = admin_client.get(f"/admin/comparison/probetarget/{target.pk}/change/").content.decode()
+    assert "api_key=•••" in form
+    data = {
+        "name": target.name,
+        "transport": "http",
+        "url": display_url(target.url),
+        "command": "[]",
+        "headers": json.dumps(dict.fromkeys(HEADERS, "")),
+        "upstream_headers": json.dumps({"Authorization": ""}),
+        "upstream_description": "",
+        "suite": "fixture",
+        "upstream": target.upstream,
+        "enabled": "on",
+    }
+    response = admin_client.post(f"/admin/comparison/probetarget/{target.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    target.refresh_from_db()
+    assert target.headers == HEADERS
+    assert QUERY_SECRET in target.url
+
+
+def test_userinfo_in_a_url_is_refused_with_a_pointer_to_headers(admin_client):
+    data = {
+        "name": "userinfo",
+        "transport": "http",
+        "url": "http://user:pa55word@127.0.0.1:9/mcp",
+        "command": "[]",
+        "headers": "{}",
+        "upstream_headers": "{}",
+        "suite": "fixture",
+        "upstream": "http://u:p@127.0.0.1:10/mcp",
+        "enabled": "on",
+    }
+    response = admin_client.post("/admin/comparison/probetarget/add/", data)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Credentials in the URL" in html
+    assert "put the credential in Headers instead" in html
+    assert "put the credential in Upstream headers instead" in html
+    assert not ProbeTarget.objects.filter(name="userinfo").exists()
+
+
+def test_the_migration_moves_userinfo_into_an_authorization_header():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("comparison.migrations.0003_run_lease_and_credentials")
+    target = ProbeTarget.objects.create(name="old", transport="http", url="http://al:s3cr3tpw@127.0.0.1:9/mcp")
+    run = ProbeRun.objects.create(target=target, error="failed at http://al:s3cr3tpw@127.0.0.1:9/mcp")
+    ProbeTarget.objects.filter(pk=target.pk).update(url="http://al:s3cr3tpw@127.0.0.1:9/mcp")
+    migration.move_credentials_out_of_urls(apps, None)
+    target.refresh_from_db()
+    run.refresh_from_db()
+    assert target.url == "http://127.0.0.1:9/mcp"
+    assert target.headers == {"Authorization": "Basic YWw6czNjcjN0cHc="}
+    assert "s3cr3tpw" not in run.error
+
+
+def test_command_outputs_never_show_a_credential(probed, fixture_port, capsys, monkeypatch):
+    target, _ = probed
+    outputs = []
+    for args in (
+        [target.name, "--json", "--revisions", "2025-06-18", "--scenarios", "text", "rpc-error"],
+        [target.name, "--revisions", "2025-06-18", "--scenarios", "text", "is-error", "--audit"],
+    ):
+        try:
+            call_command("probe", *args)
+        except CommandError as error:
+            outputs.append(str(error))
+        captured = capsys.readouterr()
+        outputs += [captured.out, captured.err]
+    for fmt in ("md", "html", "json", "csv"):
+        out = StringIO()
+        call_command("export_report", "--format", fmt, stdout=out)
+        outputs.append(out.getvalue())
+    captured = capsys.readouterr()
+    outputs += [captured.out, captured.err]
+    monkeypatch.setenv("PROBE_KEY", HEADERS["X-Access-Key"])
+    url = f"http://127.0.0.1:{fixture_port}/mcp?token={QUERY_SECRET}"
+    call_command(
+        "probe",
+        "--url",
+        url,
+        "--header-env",
+        "X-Access-Key=PROBE_KEY",
+        "--json",
+        "--revisions",
+        "2025-06-18",
+        "--scenarios",
+        "text",
+    )
+    captured = capsys.readouterr()
+    outputs += [captured.out, captured.err]
+    assert json.loads(captured.out)["target"] == display_url(url), captured
+    for output in outputs:
+        assert_clean(output, "command output")
+    with pytest.raises(CommandError, match="credentials in the URL"):
+        call_command("probe", "--url", "http://me:pw@127.0.0.1:9/mcp")
+
+
+def test_display_helpers():
+    assert display_url("http://u:p@h:1/mcp?key=abc&x=1&sig=zz") == "http://u:•••@h:1/mcp?key=•••&x=1&sig=•••"
+    assert display_url("http://h/mcp?access_token=abc") == "http://h/mcp?access_token=•••"
+    assert display_command(["proxy", "--api-key", "k1", "--token=k2", "SECRET=k3", "--port", "8"]) == [
+        "proxy",
+        "--api-key",
+        "•••",
+        "--token=•••",
+        "SECRET=•••",
+        "--port",
+        "8",
+    ]
+    assert reverse("login") == "/accounts/login/"

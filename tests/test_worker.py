@@ -1,0 +1,148 @@
+"""The probe worker for real: `manage.py probe_worker` processes on the lane's database (a file
+SQLite, or a fresh PostgreSQL database), killed with SIGKILL, cancelled under, and starved by a
+locked database. Every process is ended by its pid."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+
+import pytest
+
+from tests import lane_db
+from tests.processes import end_group, manage, running
+
+LEASE = 3.0
+STATUS = "SELECT status, done, total FROM comparison_proberun WHERE id = %s"
+
+
+@pytest.fixture
+def shared(tmp_path):
+    url = lane_db.create(tmp_path)
+    env = {
+        "DATABASE_URL": url,
+        "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend",
+        "MCP_COMPARE_RUN_LEASE": str(LEASE),
+    }
+    manage("migrate", "-v0", env=env, timeout=180)
+    yield url, env
+    lane_db.drop(url)
+
+
+def enqueue(env: dict, scenarios: str = "[]", revisions: str = "[]") -> int:
+    code = (
+        "from comparison.probing import ensure_builtin_target, start_run; "
+        f"print(start_run(target=ensure_builtin_target(), revisions={revisions}, scenarios={scenarios}).pk)"
+    )
+    return int(manage("shell", "-c", code, env=env).split()[-1])
+
+
+def worker(env: dict, log):
+    return running(
+        [sys.executable, "manage.py", "probe_worker", "--interval", "0.2", "--no-startup-delay"], env=env, log=log
+    )
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"{what} within {timeout} s")
+
+
+def status(url: str, run: int) -> tuple[str, int, int]:
+    return lane_db.query(url, STATUS, (run,))[0]
+
+
+def test_the_worker_executes_a_queued_run(shared, tmp_path):
+    """The real path: the web side enqueues in the database, `manage.py probe_worker` runs it."""
+    url, env = shared
+    run = enqueue(env, scenarios="['text', 'audio']", revisions="['2025-06-18']")
+    assert status(url, run) == ("queued", 0, 2)
+    with worker(env, tmp_path / "worker.log"):
+        wait_for(lambda: status(url, run)[0] == "done", 60, "the run done")
+    assert status(url, run) == ("done", 2, 2)
+
+
+def test_a_killed_worker_leaves_an_interrupted_run_and_a_free_target(shared, tmp_path):
+    url, env = shared
+    run = enqueue(env)
+    with worker(env, tmp_path / "first.log") as first:
+        wait_for(lambda: status(url, run)[1] >= 20, 60, "20 results")
+        first.send_signal(signal.SIGKILL)
+        end_group(first)
+    killed_at = time.monotonic()
+    state, done, total = status(url, run)
+    assert (state, total) == ("running", 175)
+    assert 20 <= done < total
+    with worker(env, tmp_path / "second.log"):
+        wait_for(lambda: status(url, run)[0] == "interrupted", LEASE + 10, "the run interrupted")
+        assert time.monotonic() - killed_at < LEASE + 10
+        kept = lane_db.query(url, "SELECT COUNT(*) FROM comparison_proberesult WHERE run_id = %s", (run,))[0][0]
+        assert kept == done, "partial results are kept"
+        error = lane_db.query(url, "SELECT error FROM comparison_proberun WHERE id = %s", (run,))[0][0]
+        assert "stopped renewing its 3-second lease" in error
+        task_id = lane_db.query(url, "SELECT task_id FROM comparison_proberun WHERE id = %s", (run,))[0][0]
+        task = lane_db.query(
+            url,
+            "SELECT status FROM django_tasks_database_dbtaskresult WHERE CAST(id AS TEXT) IN (%s, %s)",
+            (task_id, task_id.replace("-", "")),
+        )
+        assert task == [("FAILED",)]
+        again = enqueue(env, scenarios="['text']", revisions="['2025-06-18']")
+        wait_for(lambda: status(url, again)[0] == "done", 60, "a new run on the freed target")
+
+
+def test_cancel_ends_a_running_run_and_the_worker_goes_on(shared, tmp_path):
+    url, env = shared
+    run = enqueue(env)
+    with worker(env, tmp_path / "worker.log") as process:
+        wait_for(lambda: status(url, run)[1] >= 10, 60, "10 results")
+        manage(
+            "shell",
+            "-c",
+            f"from comparison.models import ProbeRun; from comparison.probing import cancel_run; "
+            f"print(cancel_run(run=ProbeRun.objects.get(pk={run})))",
+            env=env,
+        )
+        assert status(url, run)[0] == "cancelled"
+        time.sleep(2)
+        settled = status(url, run)[1]
+        time.sleep(2)
+        state, done, total = status(url, run)
+        assert (state, done) == ("cancelled", settled), "the worker stopped writing"
+        assert done < total
+        assert process.poll() is None
+        after = enqueue(env, scenarios="['text']", revisions="['2025-06-18']")
+        wait_for(lambda: status(url, after)[0] == "done", 60, "the next run")
+
+
+def test_the_worker_waits_out_a_locked_database(shared, tmp_path):
+    """A write lock held for seconds (a long register load) makes the worker's writes fail; it
+    retries with backoff instead of exiting, and the run ends done."""
+    url, env = shared
+    env = {**env, "MCP_COMPARE_SQLITE_BUSY_TIMEOUT": "0.2", "MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT": "0.5"}
+    run = enqueue(env, revisions="['2025-06-18', '2025-11-25']")
+    lock = (
+        "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(4); c.execute('COMMIT')"
+        if not lane_db.is_postgres()
+        else "import psycopg, sys, time; c = psycopg.connect(sys.argv[1]); "
+        "c.execute('LOCK TABLE comparison_proberesult IN ACCESS EXCLUSIVE MODE'); print('locked', flush=True); "
+        "time.sleep(4); c.commit()"
+    )
+    target = (
+        url.removeprefix("sqlite:///") if not lane_db.is_postgres() else url.replace("postgres://", "postgresql://")
+    )
+    with worker(env, tmp_path / "worker.log") as process:
+        wait_for(lambda: status(url, run)[1] >= 5, 60, "5 results")
+        with running([sys.executable, "-c", lock, target]):
+            time.sleep(4.5)
+        wait_for(lambda: status(url, run)[0] == "done", 60, "the run done")
+        assert process.poll() is None, "the worker is still there"
+    log = (tmp_path / "worker.log").read_text()
+    assert "transient database error" in log
