@@ -10,7 +10,7 @@ from django.db import models
 from django.urls import reverse
 
 from . import vocabulary as vocab
-from .citations import KIND_NAMES, locator
+from .citations import locator
 
 PROVENANCE = {
     vocab.FROM_WHERE_CELL: "stated in the Where cell",
@@ -54,69 +54,9 @@ class Register(models.Model):
         return reverse("registers:register_detail", args=[self.slug])
 
 
-FILE_CITATION_KINDS = [kind for kind in KIND_NAMES if kind not in ("url", "wire")]
-
-
-def citation_state_q(state: str) -> models.Q:
-    """Rows with any citation in `state`: drifted (incl. file missing), moved, or unverified
-    (a file citation never checked, or whose source is not configured or synced)."""
-    if state == "drifted":
-        return models.Q(citations__verdict__in=["drifted", "file missing"])
-    if state == "moved":
-        return models.Q(citations__verdict="moved")
-    return models.Q(citations__verdict__in=["", "no source"], citations__kind__in=FILE_CITATION_KINDS)
-
-
 class RowQuerySet(models.QuerySet):
-    """Chainable reads over rows; registers.filters composes them from query parameters."""
-
-    def in_registers(self, slugs: list[str]) -> RowQuerySet:
-        return self.filter(register__slug__in=slugs)
-
-    def exists_in(self, revision: str) -> RowQuerySet:
-        return self.filter(support__revision=revision, support__state__in=[vocab.EXISTS, vocab.DEPRECATED])
-
-    def absent_in(self, revision: str) -> RowQuerySet:
-        return self.filter(support__revision=revision, support__state=vocab.ABSENT)
-
-    def unknown_in(self, revision: str) -> RowQuerySet:
-        return self.filter(support__revision=revision, support__state=vocab.UNKNOWN)
-
-    def introduced_in(self, revision: str) -> RowQuerySet:
-        return self.filter(introduced_in=revision)
-
-    def removed_or_deprecated_in(self, revision: str) -> RowQuerySet:
-        return self.filter(models.Q(removed_in=revision) | models.Q(deprecated_in=revision))
-
-    def host_mentioned(self, host: str) -> RowQuerySet:
-        return self.filter(host_notes__host=host)
-
-    def host_in_state(self, host: str, state: str) -> RowQuerySet:
-        return self.filter(host_notes__host=host, host_notes__state=state)
-
-    def with_label(self, text: str) -> RowQuerySet:
-        return self.filter(labels__text=text)
-
-    def with_status(self, verdict: str) -> RowQuerySet:
-        return self.filter(status_verdict=verdict)
-
-    def with_value(self, value: str) -> RowQuerySet:
-        if value == "negative":
-            return self.filter(value_sign="−")
-        return self.filter(value_sign="+", value_level=value)
-
-    def with_effort(self, effort: str) -> RowQuerySet:
-        return self.filter(effort=effort)
-
-    def with_risk(self, risk: str) -> RowQuerySet:
-        return self.filter(risk=risk)
-
-    def with_citation_state(self, state: str) -> RowQuerySet:
-        return self.filter(citation_state_q(state))
-
-    def changed_since(self, increment: int) -> RowQuerySet:
-        """Rows a reload changed after `increment` (their replaced versions are that new or newer)."""
-        return self.filter(versions__increment__gte=increment)
+    """Reads over rows. Which rows match a filter is decided in registers.rowfilter over each
+    row's facts; this only narrows by free text and prefetches what listings show."""
 
     def search(self, text: str) -> RowQuerySet:
         query = self

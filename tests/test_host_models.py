@@ -202,3 +202,17 @@ def test_absent_is_not_null():
     view = opencode_v1.direct({"content": []})
     assert view.script_value is ABSENT
     assert "script_value" not in view_data(view)
+
+
+def test_agreement_flags_a_register_state_the_model_contradicts():
+    from comparison.hosts.agreement import row_host_views
+
+    # The resource_link example: opencode v1's direct path drops the link, lootbox keeps it.
+    _, entries = row_host_views("CT-05", {"opencode-v1": "has", "lootbox": "lacks"})
+    by_key = {entry.view["key"]: entry for entry in entries}
+    assert (by_key["opencode-v1"].assessment, by_key["opencode-v1"].agreement) == ("dropped", "disagrees")
+    assert (by_key["lootbox"].assessment, by_key["lootbox"].agreement) == ("kept", "disagrees")
+    _, entries = row_host_views("CT-05", {"opencode-v1": "lacks", "lootbox": "has"})
+    by_key = {entry.view["key"]: entry for entry in entries}
+    assert by_key["opencode-v1"].agreement == by_key["lootbox"].agreement == "agrees"
+    assert by_key["opencode-v1-codemode"].agreement == "", "code mode is shown, not checked"

@@ -70,6 +70,10 @@ def test_every_hostile_shape_over_http_is_its_verdict(hostile_url):
     assert SECRET not in stored
     assert "tok-0123456789abcdef" not in stored
     assert "X-Api-Key: ••• (configured)" not in stored  # the mask, not a rendering of it
+    # The target got both configured headers (what it echoes back is masked on the way in).
+    echoed_text = echoed.response["result"]["content"][0]["text"]
+    assert "X-Api-Key=•••" in echoed_text
+    assert "Authorization=•••" in echoed_text
     headers = echoed.exchanges[-1]["request_headers"]
     assert headers["X-Api-Key"] == headers["Authorization"] == "••• (configured)"
 

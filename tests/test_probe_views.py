@@ -181,3 +181,18 @@ def test_an_expired_lease_interrupts_the_run_and_frees_the_target(target, prober
     assert fresh.status == "running", "a live lease is left alone"
     assert "This run is <strong>interrupted</strong>" in page
     assert start_run(target=target, revisions=["2025-06-18"], scenarios=["text"]).status == "done"
+
+
+def test_a_runner_crash_is_recorded_as_failed_never_done(target, prober, monkeypatch, caplog):
+    from comparison import probing
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("the runner broke")
+
+    monkeypatch.setattr(probing, "run_probe", crash)
+    run = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"], user=prober)
+    run.refresh_from_db()
+    assert run.status == "failed"
+    assert run.error == "RuntimeError: the runner broke"
+    assert run.finished_at is not None
+    assert "probe run" in caplog.text

@@ -33,6 +33,41 @@ def test_builtin_run_covers_every_scenario_and_revision(builtin_outcomes):
     assert {o.negotiated for o in builtin_outcomes} == set(revisions.REVISIONS)
 
 
+# What the fixture sends, written out by hand (not built from fixture_content, which the runner's
+# own expectations come from): a change to the fixture or to the runner's expectations shows here.
+HAND_WRITTEN = {
+    "text": {"content": [{"type": "text", "text": "hello from the fixture"}]},
+    "is-error": {"content": [{"type": "text", "text": "Not found: no such file /data/report.csv"}], "isError": True},
+    "structured": {"content": [{"type": "text", "text": '{"n": 42}'}], "structuredContent": {"n": 42}},
+    "audio": {
+        "content": [
+            {
+                "type": "audio",
+                "data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=",
+                "mimeType": "audio/wav",
+            }
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize("key", sorted(HAND_WRITTEN))
+def test_the_fixture_answers_what_it_is_known_to_answer(builtin_outcomes, key):
+    for revision in ("2025-03-26", "2025-06-18", "2025-11-25"):
+        outcome = cell(builtin_outcomes, key, revision)
+        assert outcome.response["result"] == HAND_WRITTEN[key], (key, revision)
+        assert outcome.verdict in (AS_EXPECTED, INVALID)
+        assert outcome.diff == [], "the fixture's answer matches its known answer"
+    stateless = cell(builtin_outcomes, key, "2026-07-28").response["result"]
+    assert stateless == {**HAND_WRITTEN[key], "resultType": "complete"}
+    error = cell(builtin_outcomes, "rpc-error", "2025-06-18").response["error"]
+    assert error == {
+        "code": -32001,
+        "message": "Upstream database unavailable",
+        "data": {"retryAfterMs": 2000, "target": "db"},
+    }
+
+
 def test_the_fixture_does_not_downgrade(builtin_outcomes):
     audio = cell(builtin_outcomes, "audio", "2024-11-05")
     assert audio.verdict == INVALID

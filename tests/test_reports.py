@@ -216,7 +216,6 @@ def test_audit_export(client):
     data = json.loads(client.get(f"/probes/runs/{run.pk}/audit/?format=json").content)
     assert data["format"] == "mcp-compare/audit/1"
     cell = next(c for c in data["cells"] if c["coordinate"] == "P" and c["consumer"] == "proxy output")
-    assert cell["published"] == [8, 19]
     assert cell["typed"] > 0
     text = client.get(f"/probes/runs/{run.pk}/audit/?format=csv").content.decode()
     assert (
@@ -259,3 +258,29 @@ def test_latest_verdicts_of_an_unfinished_run_say_so(loaded, client):
     assert ct01["probe"] == {"as expected (run interrupted)": 1}
     page = client.get("/registers/content-types/CT-01/").content.decode()
     assert "(run interrupted)" in page
+
+
+def test_exports_carry_the_latest_probe_verdicts(loaded, client):
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text", "audio"])
+    assert run.status == "done"
+    exported = json.loads(body(client.get("/export.json?register=content-types")))
+    by_id = {row["row_id"]: row["probe"] for row in exported["rows"]}
+    assert by_id["CT-01"] == {"as expected": 1}
+    assert by_id["CT-03"] == {"as expected": 1}
+    assert by_id["CT-02"] == {}
+    csv_text = body(client.get("/export.csv?register=content-types"))
+    assert "as expected: 1" in csv_text
+
+
+def test_the_published_column_matches_the_failure_gap_register(loaded, client):
+    """The reference figures in the code and the register's Where cells (FG-01…FG-06) agree."""
+    from registers.models import Row
+
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-11-25"], scenarios=[])
+    data = json.loads(client.get(f"/probes/runs/{run.pk}/audit/?format=json").content)
+    assert data["published_total"] == 21
+    for coordinate, row_id in zip("DPCTER", ["FG-01", "FG-02", "FG-03", "FG-04", "FG-05", "FG-06"], strict=True):
+        where = Row.objects.get(row_id=row_id).where_cell
+        typed, text = re.search(r"typed (\d+)/21 · text (\d+)/21", where).groups()
+        cell = next(c for c in data["cells"] if c["coordinate"] == coordinate and c["consumer"] == "proxy output")
+        assert cell["published"] == [int(typed), int(text)], row_id

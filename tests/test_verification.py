@@ -252,3 +252,15 @@ def test_the_citation_filter_follows_verification(subject_repo, client):
     assert listed("moved") == []
     run("--commit", "HEAD")
     assert listed("moved") == [], "a re-check against another commit saves nothing"
+
+
+def test_only_drifted_or_missing_files_fail_the_command(subject_repo):
+    _, commits = subject_repo
+    Row.objects.get(row_id="TT-01").citations.filter(
+        path__in=["internal/app/missing.go", "internal/cli/commands.go"]
+    ).delete()
+    output, code = run("--commit", commits["moved"], "--row", "TT-01")
+    assert "moved        now at line 6" in output
+    assert code == 0, "a moved quote is reported, not a failure"
+    _, code = run("--commit", commits["gone"], "--row", "TT-01")
+    assert code == 1, "a drifted quote fails"

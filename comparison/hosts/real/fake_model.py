@@ -45,7 +45,10 @@ class FakeModel:
         return self
 
     def __exit__(self, *exc) -> None:
-        self.server.shutdown()
+        # shutdown() waits for serve_forever to end, so it would wait for ever on a model never started.
+        if self.thread.is_alive():
+            self.server.shutdown()
+            self.thread.join(timeout=10)
         self.server.server_close()
 
     def wait_for(self, case: str, timeout: float) -> dict[str, Any] | None:

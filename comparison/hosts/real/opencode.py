@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -113,6 +114,15 @@ class OpencodeHost:
         self.port = 0
 
     def __enter__(self) -> OpencodeHost:
+        try:
+            self._start()
+        except BaseException:
+            # A serve that never became healthy leaves nothing behind: no process, no model, no folder.
+            self.stop()
+            raise
+        return self
+
+    def _start(self) -> None:
         self.model.__enter__()
         project = self.workdir / "project"
         project.mkdir()
@@ -136,20 +146,29 @@ class OpencodeHost:
             start_new_session=True,
         )
         self._wait_healthy()
-        return self
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        """End serve and everything it started (its MCP server runs in its process group), the fake
+        model, and remove the working folder. Safe to call more than once."""
+        if self.process is not None:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(self.process.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    self.process.wait(timeout=10)
+                    os.killpg(self.process.pid, 0)  # anything of the group still there gets SIGKILL
+                except subprocess.TimeoutExpired:
+                    continue
+                except ProcessLookupError:
+                    break
+            self.process.poll()
         self.model.__exit__()
+        shutil.rmtree(self.workdir, ignore_errors=True)
 
     def _config(self) -> dict[str, Any]:
         return {
@@ -201,7 +220,6 @@ class OpencodeHost:
                         return
             except OSError:
                 time.sleep(0.2)
-        self.stop()
         raise RuntimeError(f"opencode serve did not answer /global/health within {START_TIMEOUT:.0f} s")
 
     def _post(self, path: str, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
