@@ -45,3 +45,13 @@ def loaded(db):
 def immediate_tasks(settings):
     """Probe runs execute inside the request in tests; the worker path has its own test."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture
+def lane_database(tmp_path):
+    """A database of the lane's kind for commands run as separate processes; dropped after."""
+    from tests import lane_db
+
+    url = lane_db.create(tmp_path)
+    yield url
+    lane_db.drop(url)

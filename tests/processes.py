@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -24,10 +25,29 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def descendants(pid: int) -> set[int]:
+    """The process and every process below it, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, pending = {pid}, [pid]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            if child not in found:
+                found.add(child)
+                pending.append(child)
+    return found
+
+
 def listening_addresses(pid: int) -> list[str]:
-    """Local addresses the process (and its children) listen on, from `ss`."""
+    """Local addresses the process and its descendants listen on, from `ss`."""
+    pids = descendants(pid)
     out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, timeout=10, check=False).stdout
-    return [line.split()[3] for line in out.splitlines() if f"pid={pid}," in line]
+    return [line.split()[3] for line in out.splitlines() if {int(p) for p in re.findall(r"pid=(\d+),", line)} & pids]
 
 
 @contextmanager

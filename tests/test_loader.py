@@ -148,13 +148,13 @@ def test_command_prints_counts_and_fails_cleanly(tmp_path, shipped_dir):
     assert Row.objects.count() == 43
 
 
-def test_command_exit_code_from_the_shell(tmp_path):
+def test_command_exit_code_from_the_shell(tmp_path, lane_database):
     import subprocess
     import sys
 
     broken = write(tmp_path, "broken.md", "# Title only\n")
     project = Path(__file__).resolve().parent.parent
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}"}
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": lane_database}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=project, env=env, timeout=120, check=True)
     result = subprocess.run(
         [sys.executable, "manage.py", "load_registers", str(broken)],

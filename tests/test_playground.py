@@ -121,6 +121,9 @@ def test_row_page_shows_model_views_and_agreement(loaded, client):
     assert "?example=resource_link" in html
     assert 'class="agreement-agrees">agrees' in html
     assert "agreement-disagrees" not in html
+    assert "checked against the real opencode 1.18.33 binary" in html
+    assert "checked against the real @cloudflare/codemode 0.5.6 package" in html
+    assert html.count("checked against hand-derived vectors only") >= 4  # v2 ×2, lootbox, mcpx
     ct14 = client.get("/registers/content-types/CT-14/").content.decode()
     assert "Measured against the real host" in ct14
     assert "bare zod issue list" in ct14

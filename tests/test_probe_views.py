@@ -102,6 +102,7 @@ def test_header_values_are_never_shown(db, admin_client):
     assert "Authorization" in admin_page
 
 
+@pytest.mark.realhost
 def test_real_host_lane_adds_the_opencode_capture(target, prober):
     run = start_run(
         target=target, revisions=["2025-06-18"], scenarios=["text", "image", "rpc-error"], user=prober, real_host=True

@@ -131,11 +131,11 @@ def test_source_override_and_exit_code_zero(subject_repo, tmp_path):
         call_command("verify_citations", "--source", "nonsense")
 
 
-def test_real_exit_code_from_the_shell(subject_repo, tmp_path):
+def test_real_exit_code_from_the_shell(subject_repo, tmp_path, lane_database):
     """The command's exit status, as a register's own CI sees it."""
     repo, commits = subject_repo
     project = Path(__file__).resolve().parent.parent
-    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}"}
+    env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": lane_database}
     register = tmp_path / "cited.md"
     for args in (["migrate", "-v0"], ["load_registers", str(register)]):
         subprocess.run([sys.executable, "manage.py", *args], cwd=project, env=env, timeout=120, check=True)

@@ -13,7 +13,23 @@ from typing import Any
 from . import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
 from .view import ABSENT, HostView
 
-__all__ = ["ABSENT", "TOOL_PATHS", "HostView", "prompt_views", "tool_views"]
+__all__ = ["ABSENT", "TOOL_PATHS", "HostView", "checked_against", "prompt_views", "tool_views"]
+
+#: Host paths whose model the test suite checks against the real host software, on every vector.
+#: Every other path (opencode v2, lootbox, mcpx, prompts as slash commands) is checked only against
+#: the vectors derived by hand from the host's source.
+REAL_HOST_CHECKS = {
+    "opencode-v1": "the real opencode 1.18.33 binary",
+    "opencode-v1-codemode": "the real opencode 1.18.33 binary, code mode",
+    "cloudflare": "the real @cloudflare/codemode 0.5.6 package",
+}
+
+
+def checked_against(path_key: str) -> str:
+    """How a host path's model is known to be right, in words for the pages."""
+    if path_key in REAL_HOST_CHECKS:
+        return f"checked against {REAL_HOST_CHECKS[path_key]}"
+    return "checked against hand-derived vectors only (no runnable host here)"
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import checked_against
 from .view import ABSENT, HostView
 
 MAX_STRING = 160
@@ -49,6 +50,7 @@ def view_data(view: HostView, *, limit: int | None = MAX_STRING) -> dict[str, An
             for c in view.changes
         ],
         "notes": view.notes,
+        "checked_against": checked_against(view.key),
     }
     if view.script_value is not ABSENT:
         data["script_value"] = cut(view.script_value)
