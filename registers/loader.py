@@ -1,9 +1,12 @@
-"""RegisterDoc -> database, in one transaction per run, idempotent.
+"""RegisterDoc -> database, in one transaction per run, idempotent, in a few bulk statements.
 
 Every file is parsed before the database is touched, and all writes happen in one transaction,
 so a run that fails on any file leaves the database exactly as it was. Registers are keyed by
 slug, rows by (register, row id); an unchanged file is skipped by its content hash unless
-`force` is set, and an unchanged row is left alone.
+`force` is set, and an unchanged row is left alone. The writes of a whole run are batched: rows
+are created and updated in bulk, the children of every changed row are deleted and inserted
+per table, and each row's filter facts are computed from its document (no read-back). Each
+distinct Markdown text is rendered once.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from . import facts, history, models
+from . import history, models
 from .citations import Citation
 from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
 from .rendering import LinkTargets, Renderer
+from .rowfilter import facts_document
 from .sources import SourceRoot, root_for
 from .verification import effective_roots
 
@@ -114,16 +118,12 @@ def load_registers(paths: list[Path], *, force: bool = False, require_fields: bo
     docs = parse_files(changed, require_fields=require_fields)
     changed_paths = {path for path, _ in changed}
     unchanged = [slug_from_path(str(path)) for path, _ in files if path not in changed_paths]
-    renderer = Renderer(_link_targets())
-    roots = effective_roots()
-    touched: list[int] = []
     with transaction.atomic():
         if unchanged:
             report.unchanged += models.Row.objects.filter(register__slug__in=unchanged).count()
             report.unchanged_registers.extend(unchanged)
-        for doc in docs:
-            touched.extend(_load_one(doc, renderer, roots, report, force=force))
-        facts.refresh(touched)
+        if docs:
+            _Load(Renderer(_link_targets()), effective_roots(), report, force=force).write(docs)
     if docs:
         analyze_register_tables()
     report.registers = [slug_from_path(str(p)) for p, _ in files]
@@ -157,117 +157,59 @@ def _link_targets() -> LinkTargets:
     return LinkTargets(row=row, register=register)
 
 
-def _load_one(
-    doc: RegisterDoc, renderer: Renderer, roots: list[SourceRoot], report: LoadReport, *, force: bool
-) -> list[int]:
-    """Write one register; returns the keys of the rows it created or changed."""
-    register = models.Register.objects.filter(slug=doc.slug).first() or models.Register(slug=doc.slug)
-    previous = (register.increment, register.subject_commit, register.last_updated) if register.pk else None
-    _fill_register(register, doc, renderer)
-    register.save()
-
-    existing = {row.row_id: row for row in register.rows.all()}
-    wanted = {row.row_id for row in doc.rows}
-    stale = [row.pk for row_id, row in existing.items() if row_id not in wanted]
-    if stale:
-        models.Row.objects.filter(pk__in=stale).delete()
-        report.removed += len(stale)
-
-    touched: list[int] = []
-    for row_doc in doc.rows:
-        row = existing.get(row_doc.row_id)
-        if row is not None and row.content_hash == row_doc.content_hash and row.order == row_doc.order and not force:
-            report.unchanged += 1
-            continue
-        if row is None:
-            row = models.Row(register=register, row_id=row_doc.row_id)
-            report.created += 1
-        else:
-            report.updated += 1
-            if previous and row.content_hash != row_doc.content_hash:
-                _keep_version(row, previous)
-        _fill_row(row, row_doc, renderer)
-        row.save()
-        _replace_children(row, row_doc, renderer, roots)
-        touched.append(row.pk)
-    return touched
-
-
-def _keep_version(row: models.Row, previous: tuple) -> None:
-    increment, commit, last_updated = previous
-    labels = [label.text for label in row.labels.order_by("order")]
-    models.RowVersion.objects.create(
-        row=row, increment=increment, commit=commit, last_updated=last_updated, snapshot=history.snapshot(row, labels)
-    )
-
-
-def _fill_register(register: models.Register, doc: RegisterDoc, renderer: Renderer) -> None:
-    register.title = doc.title
-    register.title_html = renderer.inline(doc.title)
-    register.description = doc.description
-    register.tags = doc.tags
-    register.status = doc.status
-    register.created = doc.created
-    register.last_updated = doc.last_updated
-    register.increment = doc.increment
-    register.subject = doc.subject
-    register.subject_commit = doc.subject_commit
-    register.intro = doc.intro
-    register.intro_html = renderer.block(doc.intro)
-    register.prefix = doc.prefix
-    register.source_path = doc.path
-    register.content_hash = doc.content_hash
-    register.warnings = [{"line": w.line, "message": w.message} for w in doc.warnings]
-    register.front_matter = doc.front_matter
-    register.loaded_at = timezone.now()
-
-
-def _fill_row(row: models.Row, doc: RowDoc, renderer: Renderer) -> None:
-    row.order = doc.order
-    row.line = doc.line
-    row.title = doc.title
-    row.title_html = renderer.inline(doc.title)
-    row.difference = doc.difference
-    row.difference_html = renderer.inline(doc.difference)
-    row.labels_cell = doc.labels_cell
-    row.where_cell = doc.where_cell
-    row.where_html = renderer.inline(doc.where_cell)
-    row.status_cell = doc.status_cell
-    row.status_html = renderer.inline(doc.status_cell)
-    row.value_cell = doc.value_cell
-    row.effort_cell = doc.effort_cell
-    row.risk_cell = doc.risk_cell
-    row.status_verdict = doc.status_verdict
-    row.status_broken = doc.status_broken
-    row.status_note = doc.status_note
-    row.value_sign = doc.value_sign
-    row.value_level = doc.value_level
-    row.effort = doc.effort
-    row.risk = doc.risk
-    row.introduced_in = doc.introduced_in
-    row.removed_in = doc.removed_in
-    row.deprecated_in = doc.deprecated_in
-    row.has_table_row = doc.has_table_row
-    row.fields = [
-        {"key": f.key, "name": f.name, "text": f.text, "html": renderer.inline(f.text), "line": f.line}
-        for f in doc.fields
-    ]
-    row.issue_refs = doc.issue_refs
-    row.wire_refs = doc.wire_refs
-    row.content_hash = doc.content_hash
-    row.search_text = " ".join(
-        [
-            doc.row_id,
-            doc.title,
-            doc.difference,
-            doc.where_cell,
-            doc.status_cell,
-            doc.labels_cell,
-            *(f.text for f in doc.fields),
-        ]
-    ).lower()
-
-
+REGISTER_FIELDS = [
+    "title",
+    "title_html",
+    "description",
+    "tags",
+    "status",
+    "created",
+    "last_updated",
+    "increment",
+    "subject",
+    "subject_commit",
+    "intro",
+    "intro_html",
+    "prefix",
+    "source_path",
+    "content_hash",
+    "warnings",
+    "front_matter",
+    "loaded_at",
+]
+ROW_FIELDS = [
+    "order",
+    "line",
+    "title",
+    "title_html",
+    "difference",
+    "difference_html",
+    "labels_cell",
+    "where_cell",
+    "where_html",
+    "status_cell",
+    "status_html",
+    "value_cell",
+    "effort_cell",
+    "risk_cell",
+    "status_verdict",
+    "status_broken",
+    "status_note",
+    "value_sign",
+    "value_level",
+    "effort",
+    "risk",
+    "introduced_in",
+    "removed_in",
+    "deprecated_in",
+    "has_table_row",
+    "fields",
+    "issue_refs",
+    "wire_refs",
+    "content_hash",
+    "search_text",
+    "facts",
+]
 VERIFICATION_FIELDS = (
     "verdict",
     "verified_commit",
@@ -280,73 +222,305 @@ VERIFICATION_FIELDS = (
 )
 
 
-def _citation_key(path: str, line_start, line_end, quote: str, url: str) -> tuple:
-    return (path, line_start, line_end, quote, url)
+class _Load:
+    """The writes of one run over every changed register document, in bulk."""
+
+    def __init__(self, renderer: Renderer, roots: list[SourceRoot], report: LoadReport, *, force: bool):
+        self.renderer, self.roots, self.report, self.force = renderer, roots, report, force
+
+    def write(self, docs: list[RegisterDoc]) -> None:
+        registers = self._registers(docs)
+        existing = self._existing_rows(list(registers.values()))
+        stale: list[int] = []
+        to_write: list[tuple[models.Row, RowDoc, bool]] = []  # (row, its document, is new)
+        for doc in docs:
+            register = registers[doc.slug]
+            current = existing.get(register.pk, {})
+            wanted = {row.row_id for row in doc.rows}
+            stale += [row.pk for row_id, row in current.items() if row_id not in wanted]
+            for row_doc in doc.rows:
+                row = current.get(row_doc.row_id)
+                same = row is not None and row.content_hash == row_doc.content_hash and row.order == row_doc.order
+                if same and not self.force:
+                    self.report.unchanged += 1
+                    continue
+                to_write.append((row or models.Row(register=register, row_id=row_doc.row_id), row_doc, row is None))
+        if stale:
+            models.Row.objects.filter(pk__in=stale).delete()
+            self.report.removed += len(stale)
+        if to_write:
+            self._rows(to_write, {doc.slug: doc for doc in docs}, registers)
+
+    def _registers(self, docs: list[RegisterDoc]) -> dict[str, models.Register]:
+        found = {r.slug: r for r in models.Register.objects.filter(slug__in=[doc.slug for doc in docs])}
+        # What each register was before this load, for the history of its changed rows.
+        self.previous = {slug: (r.increment, r.subject_commit, r.last_updated) for slug, r in found.items()}
+        new = []
+        for doc in docs:
+            register = found.get(doc.slug) or models.Register(slug=doc.slug)
+            self._fill_register(register, doc)
+            if register.pk is None:
+                new.append(register)
+            found[doc.slug] = register
+        models.Register.objects.bulk_create(new)
+        changed = [r for r in found.values() if r not in new]
+        if changed:
+            models.Register.objects.bulk_update(changed, REGISTER_FIELDS)
+        if any(r.pk is None for r in new):  # a backend without RETURNING: read the keys back
+            keys = dict(models.Register.objects.filter(slug__in=[r.slug for r in new]).values_list("slug", "pk"))
+            for register in new:
+                register.pk = keys[register.slug]
+        return found
+
+    def _existing_rows(self, registers: list[models.Register]) -> dict[int, dict[str, models.Row]]:
+        rows: dict[int, dict[str, models.Row]] = {}
+        for row in models.Row.objects.filter(register__in=[r.pk for r in registers]).only(
+            "pk", "register_id", "row_id", "order", "content_hash"
+        ):
+            rows.setdefault(row.register_id, {})[row.row_id] = row
+        return rows
+
+    def _rows(
+        self,
+        to_write: list[tuple[models.Row, RowDoc, bool]],
+        docs: dict[str, RegisterDoc],
+        registers: dict[str, models.Register],
+    ) -> None:
+        by_register = {register.pk: slug for slug, register in registers.items()}
+        updated = [(row, doc) for row, doc, new in to_write if not new]
+        old_pks = [row.pk for row, _ in updated]
+        kept = self._kept_verifications(old_pks)
+        versions = self._versions(updated, by_register)
+        increments = self._version_increments(old_pks)
+        for version in versions:
+            increments.setdefault(version.row_id, []).append(version.increment)
+        citations_by_row: dict[int, list[models.Citation]] = {}
+        for row, doc, _ in to_write:
+            self._fill_row(row, doc)
+            citations = self._citations(doc, kept.get(row.pk, {}))
+            citations_by_row[id(row)] = citations
+            row.facts = facts_document(
+                {s.revision: s.state for s in doc.support},
+                {note.host: note.state for note in doc.host_notes},
+                [label.text for label in doc.labels],
+                [(c.verdict, c.kind) for c in citations],
+                increments.get(row.pk, []),
+            )
+        if old_pks:
+            for child in (models.Label, models.RevisionSupport, models.HostNote, models.Citation):
+                child.objects.filter(row_id__in=old_pks).delete()
+            _update_rows([row for row, _ in updated])
+        new_rows = [row for row, _, new in to_write if new]
+        models.Row.objects.bulk_create(new_rows, batch_size=200)
+        if any(row.pk is None for row in new_rows):  # a backend without RETURNING: read the keys back
+            keys = {
+                (register_id, row_id): pk
+                for pk, register_id, row_id in models.Row.objects.filter(
+                    register_id__in={row.register_id for row in new_rows}
+                ).values_list("pk", "register_id", "row_id")
+            }
+            for row in new_rows:
+                row.pk = keys[(row.register_id, row.row_id)]
+        models.RowVersion.objects.bulk_create(versions)
+        self._children(to_write, citations_by_row)
+        self.report.created += len(new_rows)
+        self.report.updated += len(updated)
+
+    def _kept_verifications(self, row_pks: list[int]) -> dict[int, dict[tuple, dict]]:
+        """A citation that reads the same after a reload keeps its last verification."""
+        kept: dict[int, dict[tuple, dict]] = {}
+        if not row_pks:
+            return kept
+        columns = ("row_id", "path", "line_start", "line_end", "quote", "url", *VERIFICATION_FIELDS)
+        for values in models.Citation.objects.filter(row_id__in=row_pks).values_list(*columns):
+            data = dict(zip(columns, values, strict=True))
+            key = (data["path"], data["line_start"], data["line_end"], data["quote"], data["url"])
+            kept.setdefault(data["row_id"], {})[key] = {name: data[name] for name in VERIFICATION_FIELDS}
+        return kept
+
+    def _versions(self, updated: list[tuple[models.Row, RowDoc]], by_register: dict[int, str]) -> list:
+        """The previous version of every row whose content changed (a reordering keeps none)."""
+        changed = [row.pk for row, doc in updated if row.content_hash != doc.content_hash]
+        if not changed:
+            return []
+        labels: dict[int, list[str]] = {}
+        for row_id, text in (
+            models.Label.objects.filter(row_id__in=changed).order_by("row_id", "order").values_list("row_id", "text")
+        ):
+            labels.setdefault(row_id, []).append(text)
+        versions = []
+        for old in models.Row.objects.filter(pk__in=changed):
+            previous = self.previous.get(by_register[old.register_id])
+            if previous is None:
+                continue
+            increment, commit, last_updated = previous
+            versions.append(
+                models.RowVersion(
+                    row_id=old.pk,
+                    increment=increment,
+                    commit=commit,
+                    last_updated=last_updated,
+                    snapshot=history.snapshot(old, labels.get(old.pk, [])),
+                )
+            )
+        return versions
+
+    def _version_increments(self, row_pks: list[int]) -> dict[int, list[int]]:
+        found: dict[int, list[int]] = {}
+        if row_pks:
+            for row_id, increment in models.RowVersion.objects.filter(row_id__in=row_pks).values_list(
+                "row_id", "increment"
+            ):
+                found.setdefault(row_id, []).append(increment)
+        return found
+
+    def _children(
+        self, to_write: list[tuple[models.Row, RowDoc, bool]], citations_by_row: dict[int, list[models.Citation]]
+    ) -> None:
+        labels, support, notes, citations = [], [], [], []
+        inline = self.renderer.inline
+        for row, doc, _ in to_write:
+            labels += [
+                models.Label(
+                    row=row,
+                    order=index,
+                    text=label.text,
+                    kind=label.kind,
+                    revision=label.revision or "",
+                    verb=label.verb or "",
+                    host=label.host or "",
+                )
+                for index, label in enumerate(doc.labels)
+            ]
+            support += [
+                models.RevisionSupport(row=row, revision=s.revision, state=s.state, note=s.note, source=s.source)
+                for s in doc.support
+            ]
+            notes += [
+                models.HostNote(
+                    row=row,
+                    host=note.host,
+                    order=index,
+                    state=note.state,
+                    state_source=note.state_source,
+                    where=note.where,
+                    statements=[{"text": text, "html": inline(text)} for text in note.statements],
+                    citation_orders=note.citation_indexes,
+                )
+                for index, note in enumerate(doc.host_notes)
+            ]
+            for citation in citations_by_row[id(row)]:
+                citation.row = row
+                citations.append(citation)
+        models.Label.objects.bulk_create(labels, batch_size=500)
+        models.RevisionSupport.objects.bulk_create(support, batch_size=500)
+        models.HostNote.objects.bulk_create(notes, batch_size=300)
+        models.Citation.objects.bulk_create(citations, batch_size=200)
+
+    def _citations(self, doc: RowDoc, kept: dict[tuple, dict]) -> list[models.Citation]:
+        built = []
+        for index, c in enumerate(doc.citations):
+            citation = models.Citation(
+                order=index,
+                field=c.field,
+                raw=c.raw,
+                kind=c.kind,
+                path=c.path,
+                line_start=c.line_start,
+                line_end=c.line_end,
+                quote=c.quote,
+                quote_style=c.quote_style,
+                note=c.note,
+                url=c.url,
+                web_url=web_url(c, self.roots),
+                host=c.host or "",
+                wire_ids=c.wire_ids,
+                continuation=c.continuation,
+            )
+            for name, value in kept.get((c.path, c.line_start, c.line_end, c.quote, c.url), {}).items():
+                setattr(citation, name, value)
+            built.append(citation)
+        return built
+
+    def _fill_register(self, register: models.Register, doc: RegisterDoc) -> None:
+        register.title = doc.title
+        register.title_html = self.renderer.inline(doc.title)
+        register.description = doc.description
+        register.tags = doc.tags
+        register.status = doc.status
+        register.created = doc.created
+        register.last_updated = doc.last_updated
+        register.increment = doc.increment
+        register.subject = doc.subject
+        register.subject_commit = doc.subject_commit
+        register.intro = doc.intro
+        register.intro_html = self.renderer.block(doc.intro)
+        register.prefix = doc.prefix
+        register.source_path = doc.path
+        register.content_hash = doc.content_hash
+        register.warnings = [{"line": w.line, "message": w.message} for w in doc.warnings]
+        register.front_matter = doc.front_matter
+        register.loaded_at = timezone.now()
+
+    def _fill_row(self, row: models.Row, doc: RowDoc) -> None:
+        inline = self.renderer.inline
+        row.order = doc.order
+        row.line = doc.line
+        row.title = doc.title
+        row.title_html = inline(doc.title)
+        row.difference = doc.difference
+        row.difference_html = inline(doc.difference)
+        row.labels_cell = doc.labels_cell
+        row.where_cell = doc.where_cell
+        row.where_html = inline(doc.where_cell)
+        row.status_cell = doc.status_cell
+        row.status_html = inline(doc.status_cell)
+        row.value_cell = doc.value_cell
+        row.effort_cell = doc.effort_cell
+        row.risk_cell = doc.risk_cell
+        row.status_verdict = doc.status_verdict
+        row.status_broken = doc.status_broken
+        row.status_note = doc.status_note
+        row.value_sign = doc.value_sign
+        row.value_level = doc.value_level
+        row.effort = doc.effort
+        row.risk = doc.risk
+        row.introduced_in = doc.introduced_in
+        row.removed_in = doc.removed_in
+        row.deprecated_in = doc.deprecated_in
+        row.has_table_row = doc.has_table_row
+        row.fields = [
+            {"key": f.key, "name": f.name, "text": f.text, "html": inline(f.text), "line": f.line} for f in doc.fields
+        ]
+        row.issue_refs = doc.issue_refs
+        row.wire_refs = doc.wire_refs
+        row.content_hash = doc.content_hash
+        row.search_text = " ".join(
+            [
+                doc.row_id,
+                doc.title,
+                doc.difference,
+                doc.where_cell,
+                doc.status_cell,
+                doc.labels_cell,
+                *(f.text for f in doc.fields),
+            ]
+        ).lower()
 
 
-def _replace_children(row: models.Row, doc: RowDoc, renderer: Renderer, roots: list[SourceRoot]) -> None:
-    # A citation that reads the same after a reload keeps its last verification.
-    kept = {
-        _citation_key(c.path, c.line_start, c.line_end, c.quote, c.url): {f: getattr(c, f) for f in VERIFICATION_FIELDS}
-        for c in row.citations.all()
-    }
-    row.labels.all().delete()
-    row.support.all().delete()
-    row.host_notes.all().delete()
-    row.citations.all().delete()
-    models.Label.objects.bulk_create(
-        models.Label(
-            row=row,
-            order=index,
-            text=label.text,
-            kind=label.kind,
-            revision=label.revision or "",
-            verb=label.verb or "",
-            host=label.host or "",
-        )
-        for index, label in enumerate(doc.labels)
-    )
-    models.RevisionSupport.objects.bulk_create(
-        models.RevisionSupport(row=row, revision=s.revision, state=s.state, note=s.note, source=s.source)
-        for s in doc.support
-    )
-    models.HostNote.objects.bulk_create(
-        models.HostNote(
-            row=row,
-            host=note.host,
-            order=index,
-            state=note.state,
-            state_source=note.state_source,
-            where=note.where,
-            statements=[{"text": text, "html": renderer.inline(text)} for text in note.statements],
-            citation_orders=note.citation_indexes,
-        )
-        for index, note in enumerate(doc.host_notes)
-    )
-    citations = []
-    for index, c in enumerate(doc.citations):
-        citation = models.Citation(
-            row=row,
-            order=index,
-            field=c.field,
-            raw=c.raw,
-            kind=c.kind,
-            path=c.path,
-            line_start=c.line_start,
-            line_end=c.line_end,
-            quote=c.quote,
-            quote_style=c.quote_style,
-            note=c.note,
-            url=c.url,
-            web_url=web_url(c, roots),
-            host=c.host or "",
-            wire_ids=c.wire_ids,
-            continuation=c.continuation,
-        )
-        for name, value in kept.get(_citation_key(c.path, c.line_start, c.line_end, c.quote, c.url), {}).items():
-            setattr(citation, name, value)
-        citations.append(citation)
-    models.Citation.objects.bulk_create(citations)
+def _update_rows(rows: list[models.Row]) -> None:
+    """One prepared UPDATE run for every changed row (executemany): Django's bulk_update builds
+    a CASE per field and row, which took most of a forced reload's time."""
+    fields = [models.Row._meta.get_field(name) for name in ROW_FIELDS]
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    # Table and column names come from the model, never from input.
+    sql = f"UPDATE {quote(models.Row._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"  # noqa: S608
+    values = [
+        [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields] + [row.pk] for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)
 
 
 def web_url(citation: Citation, roots: list[SourceRoot]) -> str:

@@ -46,15 +46,25 @@ def _parser() -> MarkdownIt:
 
 
 class Renderer:
+    """One parser for a whole load; each distinct text is rendered once (registers repeat the
+    same cells, labels and statements across rows)."""
+
     def __init__(self, targets: LinkTargets | None = None):
         self.targets = targets or LinkTargets()
         self.md = _parser()
+        self._done: dict[tuple[str, bool], str] = {}
 
     def block(self, text: str) -> str:
-        return self.md.renderer.render(self._tokens(text, inline=False), self.md.options, {})
+        return self._render(text, inline=False)
 
     def inline(self, text: str) -> str:
-        return self.md.renderer.render(self._tokens(text, inline=True), self.md.options, {})
+        return self._render(text, inline=True)
+
+    def _render(self, text: str, *, inline: bool) -> str:
+        key = (text, inline)
+        if key not in self._done:
+            self._done[key] = self.md.renderer.render(self._tokens(text, inline=inline), self.md.options, {})
+        return self._done[key]
 
     def _tokens(self, text: str, *, inline: bool) -> list[Token]:
         tokens = self.md.parseInline(text) if inline else self.md.parse(text)

@@ -23,6 +23,14 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    # mutmut runs test sessions side by side; each gets temporary folders of its own, or one
+    # session's clean-up removes another's.
+    if os.environ.get("MUTANT_UNDER_TEST") is not None and not config.option.basetemp:
+        config.option.basetemp = f"/tmp/mcp-compare-mutmut-{os.getpid()}"
+
 PROJECT = Path(__file__).resolve().parent.parent
 SHIPPED = PROJECT / "registers" / "data"
 TEST_DATA = Path(__file__).resolve().parent / "data"

@@ -96,19 +96,18 @@ def test_failure_inside_the_transaction_rolls_back(tmp_path, loaded, monkeypatch
     before = snapshot()
     first = write(tmp_path, "a-first.md", register_text(2, prefix="AA"))
     second = write(tmp_path, "b-second.md", register_text(2, prefix="BB"))
-    real_fill = loader._fill_register
+    real_children = loader._Load._children
     calls = []
 
-    def fill_then_fail(register, doc, renderer):
-        calls.append(doc.slug)
-        if len(calls) == 2:
-            raise RuntimeError("disk full")
-        real_fill(register, doc, renderer)
+    def write_then_fail(self, to_write, citations_by_row):
+        real_children(self, to_write, citations_by_row)  # every row and child is written ...
+        calls.append(len(to_write))
+        raise RuntimeError("disk full")  # ... and then the database fails
 
-    monkeypatch.setattr(loader, "_fill_register", fill_then_fail)
+    monkeypatch.setattr(loader._Load, "_children", write_then_fail)
     with pytest.raises(RuntimeError):
         load_registers([first, second])
-    assert calls == ["a-first", "b-second"]
+    assert calls == [4]
     assert snapshot() == before
 
 
