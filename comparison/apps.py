@@ -1,6 +1,25 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
+
+
+def _changed(sender, **kwargs) -> None:
+    from registers.pagecache import bump_data_version
+
+    bump_data_version()
 
 
 class ComparisonConfig(AppConfig):
     name = "comparison"
     verbose_name = "Comparison"
+
+    def ready(self) -> None:
+        # Row pages and exports show probe results: a saved result, or a run that changes status,
+        # is new data for them.
+        from . import models
+
+        for model in (models.ProbeTarget, models.ProbeRun, models.ProbeResult):
+            post_save.connect(_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")
+        # Deleting a target or a run (the admin) takes its results with it; results alone are
+        # never deleted one by one, so they need no delete receiver (it would slow cascades).
+        for model in (models.ProbeTarget, models.ProbeRun):
+            post_delete.connect(_changed, sender=model, dispatch_uid=f"data-version-delete-{model.__name__}")

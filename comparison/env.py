@@ -83,3 +83,15 @@ def byte_count(name: str, default: int) -> int:
 #: from one who is; a bigger one is refused with 413 before it is read.
 MAX_BODY_ANONYMOUS = byte_count("MCP_COMPARE_MAX_BODY_ANONYMOUS", 2 * 1024 * 1024)
 MAX_BODY_AUTHENTICATED = byte_count("MCP_COMPARE_MAX_BODY_AUTHENTICATED", 32 * 1024 * 1024)
+
+#: The page cache: a Redis URL (redis://host:6379/0) for several machines; else a folder that the
+#: server processes of one machine share.
+CACHE_URL = text("MCP_COMPARE_CACHE_URL", "")
+CACHE_DIR = text("MCP_COMPARE_CACHE_DIR", str(BASE_DIR / ".cache" / "pages"))
+
+#: PostgreSQL connections per server process come from psycopg's pool, at most this many
+#: (0 turns the pool off and keeps one persistent connection per thread instead).
+DB_POOL_MAX = int(text("MCP_COMPARE_DB_POOL_MAX", "4"))
+#: Serve static files from collectstatic's manifest (hashed names, compressed); scripts/start.sh
+#: sets it for collectstatic, and a manifest once written turns it on.
+STATIC_MANIFEST = flag("MCP_COMPARE_STATIC_MANIFEST", False)

@@ -233,3 +233,14 @@ class ProbeResult(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("result_detail", args=[self.pk])
+
+
+class WorkerHeartbeat(models.Model):
+    """A probe worker's sign of life, renewed every lease period; /healthz reports the newest."""
+
+    name = models.CharField(max_length=100, unique=True)
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.name

@@ -24,7 +24,9 @@ from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, close_old_connections, connection, transaction
 from django.utils import timezone
 
-from .models import ProbeResult, ProbeRun, ProbeTarget
+from registers.pagecache import bump_data_version
+
+from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, run_probe
@@ -118,11 +120,12 @@ def start_run(
 def cancel_run(*, run: ProbeRun) -> bool:
     """End a run that is not final, now: queued or running (a live worker stops at its next check;
     a dead one never comes back). Returns whether the run was still active."""
-    return bool(
-        ProbeRun.objects.filter(pk=run.pk, status__in=ProbeRun.ACTIVE).update(
-            status=ProbeRun.CANCELLED, cancel_requested=True, finished_at=timezone.now()
-        )
+    ended = ProbeRun.objects.filter(pk=run.pk, status__in=ProbeRun.ACTIVE).update(
+        status=ProbeRun.CANCELLED, cancel_requested=True, finished_at=timezone.now()
     )
+    if ended:
+        bump_data_version()
+    return bool(ended)
 
 
 def recover_interrupted_runs(*, now=None) -> list[int]:
@@ -147,6 +150,7 @@ def recover_interrupted_runs(*, now=None) -> list[int]:
             logger.warning("probe run %s interrupted (%s)", pk, seen)
     if interrupted:
         _fail_task_results(interrupted, now)
+        bump_data_version()
     return interrupted
 
 
@@ -180,6 +184,16 @@ def _fail_task_results(run_ids: list[int], now) -> None:
         exception_class_path="comparison.probing.Interrupted",
         traceback="interrupted by mcp-compare: the worker stopped renewing the run's lease",
     )
+
+
+def worker_alive(name: str, *, started_at=None) -> None:
+    """Record that a worker process is alive (it calls this at start and every lease period)."""
+    now = timezone.now()
+    updated = WorkerHeartbeat.objects.filter(name=name).update(seen_at=now)
+    if not updated:
+        WorkerHeartbeat.objects.update_or_create(name=name, defaults={"started_at": started_at or now, "seen_at": now})
+    # Workers gone for a day are forgotten.
+    WorkerHeartbeat.objects.filter(seen_at__lt=now - timedelta(days=1)).delete()
 
 
 class Heartbeat:
@@ -271,6 +285,7 @@ def execute_run(run_id: int) -> None:
                 ),
                 what=f"run {run.pk}: record the failure",
             )
+            retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
             return
         if run.real_host and still_ours():
             _real_host_lane(run, redactor)
@@ -281,6 +296,7 @@ def execute_run(run_id: int) -> None:
         ),
         what=f"run {run.pk}: finish",
     )
+    retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
 
 
 def _save_result(run: ProbeRun, data: dict) -> None:

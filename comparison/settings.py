@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import dj_database_url
 from django.core.management.utils import get_random_secret_key
 
@@ -64,6 +66,15 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": dj_database_url.parse(env.DATABASE_URL, conn_max_age=60)}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.DB_POOL_MAX > 0:
+    # A pool per process keeps the connection count bounded (web workers × pool size) and reuses
+    # connections across requests; Django requires non-persistent connections with it.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env.DB_POOL_MAX,
+        "timeout": 10,
+    }
 #: Seconds a single SQL statement may run in this process (PostgreSQL; 0 means no limit).
 STATEMENT_TIMEOUT = env.WEB_STATEMENT_TIMEOUT if env.PROCESS_ROLE == "web" else env.COMMAND_STATEMENT_TIMEOUT
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEMENT_TIMEOUT:
@@ -93,9 +104,29 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.STATIC_ROOT
+# Once collectstatic has run (scripts/start.sh runs it), files are served compressed under
+# content-hashed names that browsers may cache for ever; before, straight from the app folders.
+_MANIFEST = env.STATIC_MANIFEST or (Path(STATIC_ROOT) / "staticfiles.json").is_file()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if _MANIFEST
+        else "whitenoise.storage.CompressedStaticFilesStorage"
+    },
+}
+WHITENOISE_MANIFEST_STRICT = False
+
+# Cached pages are keyed by the data version (registers.pagecache), so entries never go stale;
+# old versions' entries are culled.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env.CACHE_URL}
+    if env.CACHE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": env.CACHE_DIR,
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    }
 }
 
 LOGIN_URL = "login"

@@ -2,6 +2,7 @@ from django.contrib import admin
 
 from . import facts
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row, SourceRoot
+from .pagecache import bump_data_version
 
 
 class LoadedFromFiles:
@@ -14,6 +15,18 @@ class LoadedFromFiles:
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+class DeletesBumpTheDataVersion:
+    """Deleting registers or rows in the admin is new data for every cached page."""
+
+    def delete_model(self, request, obj) -> None:
+        super().delete_model(request, obj)
+        bump_data_version()
+
+    def delete_queryset(self, request, queryset) -> None:
+        super().delete_queryset(request, queryset)
+        bump_data_version()
 
 
 class ChildOfRow(LoadedFromFiles):
@@ -54,14 +67,14 @@ class CitationInline(ChildOfRow, admin.TabularInline):
 
 
 @admin.register(Register)
-class RegisterAdmin(LoadedFromFiles, admin.ModelAdmin):
+class RegisterAdmin(DeletesBumpTheDataVersion, LoadedFromFiles, admin.ModelAdmin):
     list_display = ("title", "slug", "prefix", "subject", "subject_commit", "increment", "loaded_at")
     search_fields = ("title", "slug", "description")
     readonly_fields = ("content_hash", "loaded_at", "warnings")
 
 
 @admin.register(Row)
-class RowAdmin(LoadedFromFiles, admin.ModelAdmin):
+class RowAdmin(DeletesBumpTheDataVersion, LoadedFromFiles, admin.ModelAdmin):
     list_display = ("row_id", "title", "register", "status_verdict", "value_cell", "effort", "risk", "introduced_in")
     list_filter = ("register", "status_verdict", "effort", "risk", "introduced_in")
     search_fields = ("row_id", "title", "search_text")

@@ -15,12 +15,15 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connection, transaction
+from django.db import models as django_models
 from django.urls import reverse
 from django.utils import timezone
 
-from . import history, models
+from . import history, listing, models
 from .citations import Citation
+from .pagecache import bump_data_version
 from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
 from .rendering import LinkTargets, Renderer
 from .rowfilter import facts_document
@@ -124,6 +127,7 @@ def load_registers(paths: list[Path], *, force: bool = False, require_fields: bo
             report.unchanged_registers.extend(unchanged)
         if docs:
             _Load(Renderer(_link_targets()), effective_roots(), report, force=force).write(docs)
+            bump_data_version()
     if docs:
         analyze_register_tables()
     report.registers = [slug_from_path(str(p)) for p, _ in files]
@@ -209,6 +213,9 @@ ROW_FIELDS = [
     "content_hash",
     "search_text",
     "facts",
+    "lead_html",
+    "cells_html",
+    "matrix_html",
 ]
 VERIFICATION_FIELDS = (
     "verdict",
@@ -220,6 +227,17 @@ VERIFICATION_FIELDS = (
     "verify_detail",
     "excerpt_html",
 )
+#: A citation never verified (what the model's defaults say).
+UNVERIFIED = {
+    "verdict": "",
+    "verified_commit": "",
+    "verified_at": None,
+    "source_key": "",
+    "repo_path": "",
+    "found_line": None,
+    "verify_detail": "",
+    "excerpt_html": "",
+}
 
 
 class _Load:
@@ -227,6 +245,7 @@ class _Load:
 
     def __init__(self, renderer: Renderer, roots: list[SourceRoot], report: LoadReport, *, force: bool):
         self.renderer, self.roots, self.report, self.force = renderer, roots, report, force
+        self._links: dict[tuple, str] = {}
 
     def write(self, docs: list[RegisterDoc]) -> None:
         registers = self._registers(docs)
@@ -240,6 +259,8 @@ class _Load:
             stale += [row.pk for row_id, row in current.items() if row_id not in wanted]
             for row_doc in doc.rows:
                 row = current.get(row_doc.row_id)
+                if row is not None:
+                    row.register = register  # already in hand: no query per row for its fragments
                 same = row is not None and row.content_hash == row_doc.content_hash and row.order == row_doc.order
                 if same and not self.force:
                     self.report.unchanged += 1
@@ -294,7 +315,7 @@ class _Load:
         increments = self._version_increments(old_pks)
         for version in versions:
             increments.setdefault(version.row_id, []).append(version.increment)
-        citations_by_row: dict[int, list[models.Citation]] = {}
+        citations_by_row: dict[int, list[dict]] = {}
         for row, doc, _ in to_write:
             self._fill_row(row, doc)
             citations = self._citations(doc, kept.get(row.pk, {}))
@@ -303,16 +324,26 @@ class _Load:
                 {s.revision: s.state for s in doc.support},
                 {note.host: note.state for note in doc.host_notes},
                 [label.text for label in doc.labels],
-                [(c.verdict, c.kind) for c in citations],
+                [(c["verdict"], c["kind"]) for c in citations],
                 increments.get(row.pk, []),
             )
+        # Keyed by object: new rows have no primary key yet.
+        listing.fill_from_documents([(row, doc) for row, doc, _ in to_write])
         if old_pks:
             for child in (models.Label, models.RevisionSupport, models.HostNote, models.Citation):
                 child.objects.filter(row_id__in=old_pks).delete()
             _update_rows([row for row, _ in updated])
         new_rows = [row for row, _, new in to_write if new]
-        models.Row.objects.bulk_create(new_rows, batch_size=200)
-        if any(row.pk is None for row in new_rows):  # a backend without RETURNING: read the keys back
+        if new_rows:
+            _insert(
+                models.Row,
+                [
+                    {"register_id": row.register_id, "row_id": row.row_id}
+                    | {name: getattr(row, name) for name in ROW_FIELDS}
+                    for row in new_rows
+                ],
+            )
+            # One query reads the new keys back (executemany returns none).
             keys = {
                 (register_id, row_id): pk
                 for pk, register_id, row_id in models.Row.objects.filter(
@@ -375,72 +406,78 @@ class _Load:
         return found
 
     def _children(
-        self, to_write: list[tuple[models.Row, RowDoc, bool]], citations_by_row: dict[int, list[models.Citation]]
+        self, to_write: list[tuple[models.Row, RowDoc, bool]], citations_by_row: dict[int, list[dict]]
     ) -> None:
+        """Every child of every written row, one prepared INSERT per table (executemany): building
+        ten thousand model instances for bulk_create cost most of a cold load."""
         labels, support, notes, citations = [], [], [], []
         inline = self.renderer.inline
         for row, doc, _ in to_write:
             labels += [
-                models.Label(
-                    row=row,
-                    order=index,
-                    text=label.text,
-                    kind=label.kind,
-                    revision=label.revision or "",
-                    verb=label.verb or "",
-                    host=label.host or "",
-                )
+                {
+                    "row_id": row.pk,
+                    "order": index,
+                    "text": label.text,
+                    "kind": label.kind,
+                    "revision": label.revision or "",
+                    "verb": label.verb or "",
+                    "host": label.host or "",
+                }
                 for index, label in enumerate(doc.labels)
             ]
             support += [
-                models.RevisionSupport(row=row, revision=s.revision, state=s.state, note=s.note, source=s.source)
+                {"row_id": row.pk, "revision": s.revision, "state": s.state, "note": s.note, "source": s.source}
                 for s in doc.support
             ]
             notes += [
-                models.HostNote(
-                    row=row,
-                    host=note.host,
-                    order=index,
-                    state=note.state,
-                    state_source=note.state_source,
-                    where=note.where,
-                    statements=[{"text": text, "html": inline(text)} for text in note.statements],
-                    citation_orders=note.citation_indexes,
-                )
+                {
+                    "row_id": row.pk,
+                    "host": note.host,
+                    "order": index,
+                    "state": note.state,
+                    "state_source": note.state_source,
+                    "where": note.where,
+                    "statements": [{"text": text, "html": inline(text)} for text in note.statements],
+                    "citation_orders": note.citation_indexes,
+                }
                 for index, note in enumerate(doc.host_notes)
             ]
-            for citation in citations_by_row[id(row)]:
-                citation.row = row
-                citations.append(citation)
-        models.Label.objects.bulk_create(labels, batch_size=500)
-        models.RevisionSupport.objects.bulk_create(support, batch_size=500)
-        models.HostNote.objects.bulk_create(notes, batch_size=300)
-        models.Citation.objects.bulk_create(citations, batch_size=200)
+            citations += [{**citation, "row_id": row.pk} for citation in citations_by_row[id(row)]]
+        _insert(models.Label, labels)
+        _insert(models.RevisionSupport, support)
+        _insert(models.HostNote, notes)
+        _insert(models.Citation, citations)
 
-    def _citations(self, doc: RowDoc, kept: dict[tuple, dict]) -> list[models.Citation]:
+    def _citations(self, doc: RowDoc, kept: dict[tuple, dict]) -> list[dict]:
         built = []
         for index, c in enumerate(doc.citations):
-            citation = models.Citation(
-                order=index,
-                field=c.field,
-                raw=c.raw,
-                kind=c.kind,
-                path=c.path,
-                line_start=c.line_start,
-                line_end=c.line_end,
-                quote=c.quote,
-                quote_style=c.quote_style,
-                note=c.note,
-                url=c.url,
-                web_url=web_url(c, self.roots),
-                host=c.host or "",
-                wire_ids=c.wire_ids,
-                continuation=c.continuation,
-            )
-            for name, value in kept.get((c.path, c.line_start, c.line_end, c.quote, c.url), {}).items():
-                setattr(citation, name, value)
+            citation = {
+                "order": index,
+                "field": c.field,
+                "raw": c.raw,
+                "kind": c.kind,
+                "path": c.path,
+                "line_start": c.line_start,
+                "line_end": c.line_end,
+                "quote": c.quote,
+                "quote_style": c.quote_style,
+                "note": c.note,
+                "url": c.url,
+                "web_url": self._web_url(c),
+                "host": c.host or "",
+                "wire_ids": c.wire_ids,
+                "continuation": c.continuation,
+                **UNVERIFIED,
+            }
+            citation.update(kept.get((c.path, c.line_start, c.line_end, c.quote, c.url), {}))
             built.append(citation)
         return built
+
+    def _web_url(self, citation: Citation) -> str:
+        key = (citation.kind, citation.path, citation.url, citation.line_start, citation.line_end)
+        if key not in self._links:
+            self._links[key] = web_url(citation, self.roots)
+        return self._links[key]
 
     def _fill_register(self, register: models.Register, doc: RegisterDoc) -> None:
         register.title = doc.title
@@ -506,6 +543,41 @@ class _Load:
                 *(f.text for f in doc.fields),
             ]
         ).lower()
+
+
+def _insert(model, rows: list[dict]) -> None:
+    """INSERT many rows of one table with one prepared statement; JSON and date values are
+    prepared by their model fields as the ORM would, the rest go as they are."""
+    if not rows:
+        return
+    names = list(rows[0])
+    fields = [_field(model, name) for name in names]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    # Table and column names come from the model, never from input.
+    sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"  # noqa: S608
+    prepared = [index for index, field in enumerate(fields) if _needs_preparing(field)]
+    values = []
+    for row in rows:
+        line = [row[name] for name in names]
+        for index in prepared:
+            line[index] = fields[index].get_db_prep_save(line[index], connection)
+        values.append(line)
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)
+
+
+def _field(model, name: str):
+    """The model field behind a column name (`row_id` is Row's own ID, or a child's foreign key)."""
+    try:
+        return model._meta.get_field(name)
+    except FieldDoesNotExist:
+        return model._meta.get_field(name.removesuffix("_id"))
+
+
+def _needs_preparing(field) -> bool:
+    return isinstance(field, django_models.JSONField | django_models.DateTimeField)
 
 
 def _update_rows(rows: list[models.Row]) -> None:

@@ -65,14 +65,9 @@ class RowQuerySet(models.QuerySet):
         return query
 
     def for_listing(self) -> RowQuerySet:
-        return self.select_related("register").prefetch_related(
-            models.Prefetch("labels", queryset=Label.objects.order_by("order")),
-            models.Prefetch("support", queryset=RevisionSupport.objects.order_by("revision")),
-        )
-
-    def for_matrix(self) -> RowQuerySet:
-        return self.for_listing().prefetch_related(
-            models.Prefetch("host_notes", queryset=HostNote.objects.order_by("order")),
+        """What a listing shows: the stored fragments and the register's slug and title."""
+        return self.select_related("register").only(
+            "pk", "row_id", "order", "lead_html", "cells_html", "matrix_html", "register__slug", "register__title"
         )
 
 
@@ -111,6 +106,10 @@ class Row(models.Model):
     issue_refs = models.JSONField(default=list, blank=True)
     wire_refs = models.JSONField(default=list, blank=True)
     search_text = models.TextField(blank=True, help_text="Lower-cased text of the whole row, for search.")
+    # What listings show of the row, rendered at load (registers.listing).
+    lead_html = models.TextField(blank=True)
+    cells_html = models.TextField(blank=True)
+    matrix_html = models.TextField(blank=True)
     facts = models.JSONField(
         default=dict,
         blank=True,
@@ -133,11 +132,6 @@ class Row(models.Model):
 
     def field(self, key: str) -> dict | None:
         return next((f for f in self.fields if f["key"] == key), None)
-
-    def host_cells(self) -> list[tuple[str, str, HostNote | None]]:
-        """(host key, host name, note or None) for every host, from the prefetched notes."""
-        notes = {note.host: note for note in self.host_notes.all()}
-        return [(key, vocab.HOST_NAMES[key], notes.get(key)) for key in vocab.HOSTS]
 
     @property
     def status_symbol(self) -> str:
@@ -288,3 +282,15 @@ class Citation(models.Model):
     @property
     def locator(self) -> str:
         return locator(self.kind, self.path, self.url, self.wire_ids, self.line_start, self.line_end)
+
+
+class DataVersion(models.Model):
+    """One row whose token changes whenever what the pages show changes (a register load, a
+    citation verification, a probe result or run). Cached pages are keyed by it, so a change is
+    never served stale, by any process on any machine that shares the database."""
+
+    token = models.CharField(max_length=32)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.token

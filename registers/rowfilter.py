@@ -160,6 +160,7 @@ class RowFacts:
     labels: frozenset[str] = frozenset()
     cite: frozenset[str] = frozenset()
     latest_version: int = 0  # the newest increment a reload replaced; 0 when never changed
+    search_text: str = ""  # lower-cased text of the whole row, for `q`
 
 
 def facts_document(
@@ -196,7 +197,7 @@ def citation_state(verdict: str, kind: str) -> str:
     return ""
 
 
-def row_facts(pk: int, register: str, scalars: Mapping[str, str], document: Mapping) -> RowFacts:
+def row_facts(pk: int, register: str, scalars: Mapping[str, str], document: Mapping, search_text: str = "") -> RowFacts:
     return RowFacts(
         pk=pk,
         register=register,
@@ -212,7 +213,17 @@ def row_facts(pk: int, register: str, scalars: Mapping[str, str], document: Mapp
         labels=frozenset(document.get("labels", ())),
         cite=frozenset(document.get("cite", ())),
         latest_version=int(document.get("latest_version", 0) or 0),
+        search_text=search_text,
     )
+
+
+def search_words(q: str) -> list[str]:
+    """The words of a free-text search: lower-cased, at most eight."""
+    return q.lower().split()[:8]
+
+
+def text_matches(facts: RowFacts, words: list[str]) -> bool:
+    return all(word in facts.search_text for word in words)
 
 
 def revision_matches(facts: RowFacts, revision: str, mode: str) -> bool:
@@ -266,8 +277,7 @@ def _misses(facts: RowFacts, f: RowFilter, active: tuple[str, ...]) -> list[str]
 
 def select(all_facts: Iterable[RowFacts], f: RowFilter) -> list[int]:
     """The primary keys of the rows that pass every active filter, in the order given."""
-    active = tuple(name for name in FACETS if f.facet_active(name))
-    return [facts.pk for facts in all_facts if all(facet_matches(facts, f, name) for name in active)]
+    return evaluate(all_facts, f).pks
 
 
 @dataclass
@@ -285,9 +295,13 @@ class Evaluation:
 
 def evaluate(all_facts: Iterable[RowFacts], f: RowFilter) -> Evaluation:
     active = tuple(name for name in FACETS if f.facet_active(name))
+    words = search_words(f.q)
     selected: list[RowFacts] = []
     per_facet: dict[str, list[RowFacts]] = {name: [] for name in FACETS}
     for facts in all_facts:
+        # The free text is not a facet: a row it excludes counts nowhere.
+        if words and not text_matches(facts, words):
+            continue
         missed = _misses(facts, f, active)
         if not missed:
             selected.append(facts)

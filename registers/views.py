@@ -19,6 +19,7 @@ from comparison.models import ProbeResult
 from . import exporting, filters, history
 from . import vocabulary as vocab
 from .models import Citation, Register, Row
+from .pagecache import cached_page
 from .quotes import VERDICTS
 from .verification import Verifier, effective_roots, summary, verify
 
@@ -43,6 +44,7 @@ def _filter_context(filtered: filters.Filtered) -> dict:
         "filter_fields": filters.filter_fields(filtered.filter, filtered.facets()),
         "revisions": vocab.REVISIONS,
         "hosts": [(key, vocab.HOST_NAMES[key]) for key in vocab.HOSTS],
+        "matrix_columns": 1 + len(vocab.REVISIONS) + len(vocab.HOSTS),
         "export_formats": EXPORT_FORMATS,
     }
 
@@ -59,22 +61,26 @@ def _filtered_rows(request, template: str, rows_for) -> TemplateResponse:
 
 
 @require_GET
+@cached_page
 def row_list(request) -> TemplateResponse:
     return _filtered_rows(request, "registers/row_list.html", lambda rows: rows.for_listing())
 
 
 @require_GET
+@cached_page
 def matrix(request) -> TemplateResponse:
-    return _filtered_rows(request, "registers/matrix.html", lambda rows: rows.for_matrix())
+    return _filtered_rows(request, "registers/matrix.html", lambda rows: rows.for_listing())
 
 
 @require_GET
+@cached_page
 def register_list(request) -> TemplateResponse:
     registers = Register.objects.annotate(row_count=Count("rows")).order_by("title")
     return TemplateResponse(request, "registers/register_list.html", {"registers": registers})
 
 
 @require_GET
+@cached_page
 def register_detail(request, slug: str) -> TemplateResponse:
     register = get_object_or_404(Register, slug=slug)
     rows = register.rows.for_listing().order_by("order")
@@ -113,6 +119,7 @@ def verify_register(request, slug: str):
 
 
 @require_GET
+@cached_page
 def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
     row = get_object_or_404(
         Row.objects.select_related("register").prefetch_related(

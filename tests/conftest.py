@@ -31,6 +31,7 @@ def pytest_configure(config):
     if os.environ.get("MUTANT_UNDER_TEST") is not None and not config.option.basetemp:
         config.option.basetemp = f"/tmp/mcp-compare-mutmut-{os.getpid()}"
 
+
 PROJECT = Path(__file__).resolve().parent.parent
 SHIPPED = PROJECT / "registers" / "data"
 TEST_DATA = Path(__file__).resolve().parent / "data"
@@ -47,6 +48,17 @@ def loaded(db):
     from registers.loader import load_registers
 
     return load_registers([SHIPPED])
+
+
+@pytest.fixture(autouse=True)
+def page_cache(settings):
+    """Each test gets an empty in-memory page cache (the cache is on, as in production)."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    from django.core.cache import cache
+
+    cache.clear()
+    yield cache
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

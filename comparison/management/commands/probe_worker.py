@@ -14,13 +14,14 @@ import time
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 
-from comparison.probing import lease_seconds, recover_interrupted_runs
+from comparison.probing import lease_seconds, recover_interrupted_runs, worker_alive, worker_name
 
 logger = logging.getLogger("comparison.worker")
 
 
 def recover_quietly() -> None:
     try:
+        worker_alive(worker_name())
         if interrupted := recover_interrupted_runs():
             logger.warning("recovered runs whose worker died: %s", ", ".join(map(str, interrupted)))
     except (OperationalError, InterfaceError) as error:

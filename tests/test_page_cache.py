@@ -1,0 +1,97 @@
+"""Cached pages: a visitor's page comes from the cache until the data version changes; a reload
+with the page's ETag is a 304; logged-in users are never served a visitor's page."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from comparison.probing import ensure_builtin_target, start_run
+from registers.loader import load_registers
+from registers.pagecache import bump_data_version, data_version
+from tests.conftest import TEST_DATA
+from tests.register_text import register_text
+
+pytestmark = pytest.mark.django_db
+URL = "/?revision=2025-06-18&host=opencode-v1&host_mode=lacks"
+
+
+def queries(client, url: str, **headers) -> tuple[int, object]:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, **headers)
+    return len(captured), response
+
+
+def test_a_visitor_gets_the_cached_page_with_one_query(loaded, client):
+    first_count, first = queries(client, URL)
+    second_count, second = queries(client, URL)
+    assert first.status_code == second.status_code == 200
+    assert second.content == first.content
+    assert second_count == 1, "only the data version is read"
+    assert first_count > second_count
+    assert second["ETag"] == first["ETag"]
+    assert "HX-Request" in second["Vary"]
+
+
+def test_fragments_and_pages_are_cached_apart(loaded, client):
+    page = client.get(URL)
+    fragment = client.get(URL, HTTP_HX_REQUEST="true")
+    again = client.get(URL, HTTP_HX_REQUEST="true")
+    assert b"<html" in page.content
+    assert b"<html" not in fragment.content
+    assert again.content == fragment.content
+    assert again["HX-Push-Url"] == fragment["HX-Push-Url"]
+    assert page["ETag"] != fragment["ETag"]
+
+
+def test_a_reload_with_the_etag_is_a_304(loaded, client):
+    etag = client.get(URL)["ETag"]
+    count, response = queries(client, URL, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304
+    assert response.content == b""
+    assert count == 1
+
+
+def test_every_kind_of_write_changes_the_version_and_the_page(client, tmp_path):
+    path = tmp_path / "cached.md"
+    path.write_text(register_text(2), encoding="utf-8")
+    load_registers([path])
+    before = client.get("/registers/cached/TT-01/")
+    etag, version = before["ETag"], data_version()
+
+    path.write_text(register_text(2).replace("a `text` thing", "a changed thing"), encoding="utf-8")
+    load_registers([path])
+    after_load = client.get("/registers/cached/TT-01/")
+    assert "a changed thing" in after_load.content.decode()
+    assert after_load["ETag"] != etag
+    assert data_version() != version
+
+    version = data_version()
+    start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
+    assert data_version() != version, "a probe run changes what row pages show"
+
+    version = data_version()
+    load_registers([path])
+    assert data_version() == version, "an unchanged reload writes nothing"
+
+
+def test_logged_in_users_are_never_served_a_visitors_page(loaded, client, admin_client):
+    client.get("/registers/content-types/")
+    count, page = queries(admin_client, "/registers/content-types/")
+    assert count > 1, "rendered for the user"
+    assert "Log out admin" in page.content.decode()
+    assert client.get("/registers/content-types/")["ETag"] != page["ETag"]
+
+
+def test_a_page_after_a_bump_is_rendered_again(loaded, client):
+    queries(client, "/matrix/")
+    bump_data_version()
+    count, _ = queries(client, "/matrix/")
+    assert count > 2
+
+
+def test_the_promises_register_pages_come_from_the_cache_identically(db, client):
+    load_registers([TEST_DATA / "promises.md"])
+    for url in ("/", "/?host=mcpx&host_mode=lacks", "/matrix/?revision=2024-11-05&rev_mode=unknown"):
+        assert client.get(url).content == client.get(url).content
