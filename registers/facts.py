@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from .bulkwrite import update_many
 from .rowfilter import facts_document
 
 
@@ -47,7 +48,10 @@ def refresh(row_pks: Iterable[int], models=None) -> int:
         models.Row(pk=pk, facts=facts_document(support[pk], hosts[pk], labels[pk], citations[pk], versions[pk]))
         for pk in pks
     ]
-    models.Row.objects.bulk_update(rows, ["facts"], batch_size=500)
+    if hasattr(models, "DataVersion"):
+        update_many(models.Row, rows, ["facts"])
+    else:  # the data migration's historical models
+        models.Row.objects.bulk_update(rows, ["facts"], batch_size=500)
     if hasattr(models, "DataVersion"):  # not in the data migration's historical models
         from .pagecache import bump_data_version
 

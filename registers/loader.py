@@ -15,13 +15,12 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.core.exceptions import FieldDoesNotExist
 from django.db import connection, transaction
-from django.db import models as django_models
 from django.urls import reverse
 from django.utils import timezone
 
 from . import history, listing, models
+from .bulkwrite import insert_many, update_many
 from .citations import Citation
 from .pagecache import bump_data_version
 from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
@@ -332,10 +331,10 @@ class _Load:
         if old_pks:
             for child in (models.Label, models.RevisionSupport, models.HostNote, models.Citation):
                 child.objects.filter(row_id__in=old_pks).delete()
-            _update_rows([row for row, _ in updated])
+            update_many(models.Row, [row for row, _ in updated], ROW_FIELDS)
         new_rows = [row for row, _, new in to_write if new]
         if new_rows:
-            _insert(
+            insert_many(
                 models.Row,
                 [
                     {"register_id": row.register_id, "row_id": row.row_id}
@@ -443,10 +442,10 @@ class _Load:
                 for index, note in enumerate(doc.host_notes)
             ]
             citations += [{**citation, "row_id": row.pk} for citation in citations_by_row[id(row)]]
-        _insert(models.Label, labels)
-        _insert(models.RevisionSupport, support)
-        _insert(models.HostNote, notes)
-        _insert(models.Citation, citations)
+        insert_many(models.Label, labels)
+        insert_many(models.RevisionSupport, support)
+        insert_many(models.HostNote, notes)
+        insert_many(models.Citation, citations)
 
     def _citations(self, doc: RowDoc, kept: dict[tuple, dict]) -> list[dict]:
         built = []
@@ -543,56 +542,6 @@ class _Load:
                 *(f.text for f in doc.fields),
             ]
         ).lower()
-
-
-def _insert(model, rows: list[dict]) -> None:
-    """INSERT many rows of one table with one prepared statement; JSON and date values are
-    prepared by their model fields as the ORM would, the rest go as they are."""
-    if not rows:
-        return
-    names = list(rows[0])
-    fields = [_field(model, name) for name in names]
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    # Table and column names come from the model, never from input.
-    sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"  # noqa: S608
-    prepared = [index for index, field in enumerate(fields) if _needs_preparing(field)]
-    values = []
-    for row in rows:
-        line = [row[name] for name in names]
-        for index in prepared:
-            line[index] = fields[index].get_db_prep_save(line[index], connection)
-        values.append(line)
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, values)
-
-
-def _field(model, name: str):
-    """The model field behind a column name (`row_id` is Row's own ID, or a child's foreign key)."""
-    try:
-        return model._meta.get_field(name)
-    except FieldDoesNotExist:
-        return model._meta.get_field(name.removesuffix("_id"))
-
-
-def _needs_preparing(field) -> bool:
-    return isinstance(field, django_models.JSONField | django_models.DateTimeField)
-
-
-def _update_rows(rows: list[models.Row]) -> None:
-    """One prepared UPDATE run for every changed row (executemany): Django's bulk_update builds
-    a CASE per field and row, which took most of a forced reload's time."""
-    fields = [models.Row._meta.get_field(name) for name in ROW_FIELDS]
-    quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    # Table and column names come from the model, never from input.
-    sql = f"UPDATE {quote(models.Row._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"  # noqa: S608
-    values = [
-        [field.get_db_prep_save(getattr(row, field.attname), connection) for field in fields] + [row.pk] for row in rows
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, values)
 
 
 def web_url(citation: Citation, roots: list[SourceRoot]) -> str:

@@ -46,17 +46,44 @@ def normalise(text: str) -> str:
     return WHITESPACE.sub(" ", text).strip()
 
 
+class SourceText(list):
+    """A file's lines that remember their normalised forms: many citations of one file then
+    normalise it once (a plain list of lines works too, at the cost of redoing it)."""
+
+    def __init__(self, lines):
+        super().__init__(lines)
+        self.normalised: dict[int, str] = {}
+        self.whole: tuple[str, list[tuple[int, int]]] | None = None
+        self.highlighted: list[str] | None = None  # filled by whoever renders excerpts
+        self.excerpts = 0
+
+
+def _normal_line(lines: list[str], number: int) -> str:
+    cache = getattr(lines, "normalised", None)
+    if cache is None:
+        return normalise(lines[number - 1])
+    if number not in cache:
+        cache[number] = normalise(lines[number - 1])
+    return cache[number]
+
+
 def _joined(lines: list[str], first: int, last: int) -> tuple[str, list[tuple[int, int]]]:
     """Normalised text of lines[first..last] (1-based, inclusive) and (offset, line) starts."""
+    whole = first == 1 and last == len(lines) and isinstance(lines, SourceText)
+    if whole and lines.whole is not None:
+        return lines.whole
     parts: list[str] = []
     starts: list[tuple[int, int]] = []
     offset = 0
     for number in range(first, last + 1):
-        text = normalise(lines[number - 1])
+        text = _normal_line(lines, number)
         starts.append((offset, number))
         parts.append(text)
         offset += len(text) + 1
-    return " ".join(parts), starts
+    joined = " ".join(parts), starts
+    if whole:
+        lines.whole = joined
+    return joined
 
 
 def _line_at(starts: list[tuple[int, int]], position: int) -> int:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 #: Stands for any revision date in prefixes and path maps.
@@ -83,7 +85,7 @@ def root_for(path: str, roots: list[SourceRoot]) -> SourceRoot | None:
 
 def safe_repo_path(path: str) -> str:
     """Reject what could escape the repository: absolute paths, `..`, NULs, option-like names."""
-    if not path or "\x00" in path or path.startswith(("/", "-")) or "\\" in path:
+    if not path or "\x00" in path or "\n" in path or path.startswith(("/", "-")) or "\\" in path:
         raise SourceError(f"unsafe path {path!r}")
     parts = PurePosixPath(path).parts
     if any(part in ("..", ".") for part in parts) or ":" in parts[0]:
@@ -91,17 +93,20 @@ def safe_repo_path(path: str) -> str:
     return "/".join(parts)
 
 
-def _git(git_dir: Path, *args: str, timeout: int = GIT_TIMEOUT, max_bytes: int | None = None) -> bytes:
-    env = {
+def _git_env() -> dict[str, str]:
+    return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_CONFIG_NOSYSTEM": "1",
         "HOME": tempfile.gettempdir(),
         "LC_ALL": "C",
     }
+
+
+def _git(git_dir: Path, *args: str, timeout: int = GIT_TIMEOUT, max_bytes: int | None = None) -> bytes:
     try:
         result = subprocess.run(
-            ["git", "-C", str(git_dir), *args], capture_output=True, timeout=timeout, env=env, check=False
+            ["git", "-C", str(git_dir), *args], capture_output=True, timeout=timeout, env=_git_env(), check=False
         )
     except subprocess.TimeoutExpired:
         raise SourceError(f"git {args[0]} in {git_dir} took longer than {timeout} s") from None
@@ -115,13 +120,16 @@ def _git(git_dir: Path, *args: str, timeout: int = GIT_TIMEOUT, max_bytes: int |
     return result.stdout
 
 
-@dataclass
 class GitSource:
-    """Reads files of one git directory (a work tree or a bare clone) at given commits."""
+    """Reads files of one git directory (a work tree or a bare clone) at given commits, through
+    one `git cat-file --batch` process: every file is read once, however many citations point at
+    it (a process per read cost 15-33 s for 3,000 citations)."""
 
-    git_dir: Path
-    max_bytes: int = MAX_FILE_BYTES
-    _commits: dict[str, str] = field(default_factory=dict)
+    def __init__(self, git_dir: Path, max_bytes: int = MAX_FILE_BYTES, timeout: float = GIT_TIMEOUT):
+        self.git_dir, self.max_bytes, self.timeout = git_dir, max_bytes, timeout
+        self._commits: dict[str, str] = {}
+        self._files: dict[tuple[str, str], str | None] = {}
+        self._batch: subprocess.Popen | None = None
 
     def resolve(self, commit: str) -> str:
         """The full id of a commit (or tag / branch), or SourceError."""
@@ -134,18 +142,90 @@ class GitSource:
 
     def read(self, commit: str, path: str) -> str | None:
         """The file's text at `commit`, or None if the commit has no such file."""
-        full = self.resolve(commit)
-        spec = f"{full}:{safe_repo_path(path)}"
+        key = (self.resolve(commit), safe_repo_path(path))
+        if key not in self._files:
+            self._files[key] = self._cat(f"{key[0]}:{key[1]}")
+        return self._files[key]
+
+    def close(self) -> None:
+        if self._batch is not None:
+            for pipe in (self._batch.stdin, self._batch.stdout):
+                pipe.close()
+            self._batch.kill()
+            self._batch.wait(timeout=10)
+            self._batch = None
+
+    def __enter__(self) -> GitSource:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _process(self) -> subprocess.Popen:
+        if self._batch is None or self._batch.poll() is not None:
+            try:
+                self._batch = subprocess.Popen(
+                    ["git", "-C", str(self.git_dir), "cat-file", "--batch"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=_git_env(),
+                    # Unbuffered: a byte read is a byte the pipe had, so select() never waits for
+                    # data already sitting in a Python buffer.
+                    bufsize=0,
+                )
+            except FileNotFoundError:
+                raise SourceError("git is not installed") from None
+        return self._batch
+
+    def _cat(self, spec: str) -> str | None:
+        process = self._process()
+        deadline = time.monotonic() + self.timeout
         try:
-            kind = _git(self.git_dir, "cat-file", "-t", spec).decode().strip()
-        except SourceError:
-            return None
-        if kind != "blob":
-            return None
-        size = int(_git(self.git_dir, "cat-file", "-s", spec).decode().strip())
+            process.stdin.write(spec.encode() + b"\n")
+            process.stdin.flush()
+            header = self._read_line(deadline)
+        except (BrokenPipeError, OSError) as error:
+            self.close()
+            raise SourceError(f"git cat-file in {self.git_dir} stopped: {error}") from None
+        parts = header.split()
+        if len(parts) != 3 or parts[1] == b"missing":
+            return None  # "<spec> missing" (or ambiguous): no such file at that commit
+        kind, size = parts[1], int(parts[2])
         if size > self.max_bytes:
-            raise SourceError(f"{path} is {size} bytes, over the {self.max_bytes}-byte cap")
-        return _git(self.git_dir, "cat-file", "blob", spec, max_bytes=self.max_bytes).decode("utf-8", "replace")
+            self.close()  # what is left of the object is not worth reading: start afresh
+            raise SourceError(f"{spec.split(':', 1)[1]} is {size} bytes, over the {self.max_bytes}-byte cap")
+        data = self._read_exact(size + 1, deadline)[:size]  # the object, then a newline
+        return data.decode("utf-8", "replace") if kind == b"blob" else None
+
+    def _read_line(self, deadline: float) -> bytes:
+        line = b""
+        while not line.endswith(b"\n"):
+            if len(line) > 4096:
+                self.close()
+                raise SourceError(f"git cat-file in {self.git_dir} answered an overlong header")
+            line += self._read_some(deadline, 1)
+        return line
+
+    def _read_exact(self, size: int, deadline: float) -> bytes:
+        chunks, remaining = [], size
+        while remaining:
+            chunk = self._read_some(deadline, min(remaining, 1 << 20))
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+
+    def _read_some(self, deadline: float, wanted: int) -> bytes:
+        descriptor = self._batch.stdout.fileno()
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([descriptor], [], [], remaining)[0]:
+            self.close()
+            raise SourceError(f"git cat-file in {self.git_dir} took longer than {self.timeout:.0f} s")
+        chunk = os.read(descriptor, wanted)
+        if not chunk:
+            self.close()
+            raise SourceError(f"git cat-file in {self.git_dir} ended early")
+        return chunk
 
 
 def local_git_dir(root: SourceRoot, cache_dir: Path) -> Path | None:

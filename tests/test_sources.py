@@ -101,3 +101,34 @@ def test_sync_of_local_and_unconfigured_roots(tmp_path):
     unreachable = SourceRoot(key="gone", name="gone", prefixes=(), repository=f"file://{tmp_path}/missing")
     assert sync_root(unreachable, tmp_path / "cache").status == "failed"
     assert not (tmp_path / "cache" / "gone.git").exists()
+
+
+def test_one_batch_process_reads_each_file_once(tmp_path):
+    repo = gitrepo.init(tmp_path / "repo")
+    first = gitrepo.commit(repo, {"a.txt": "one\ntwo\n", "dir/b.md": "# B\n"}, "first")
+    second = gitrepo.commit(repo, {"a.txt": "one\nTWO\n"}, "second")
+    with GitSource(repo) as source:
+        assert source.read(first, "a.txt") == "one\ntwo\n"
+        assert source.read(second, "a.txt") == "one\nTWO\n"
+        assert source.read(first, "dir/b.md") == "# B\n"
+        assert source.read(first, "missing.txt") is None
+        assert source.read(first, "dir") is None, "a tree is not a file"
+        batch = source._batch
+        assert source.read(first, "a.txt") == "one\ntwo\n"
+        assert source._batch is batch, "one process for every read"
+        assert len(source._files) == 5, "a file read twice is read once"
+    assert batch.poll() is not None, "closing ends the process"
+
+
+def test_an_oversized_file_is_refused_and_the_next_read_still_works(tmp_path):
+    repo = gitrepo.init(tmp_path / "repo")
+    commit = gitrepo.commit(repo, {"big.txt": "x" * 5000, "small.txt": "ok\n"}, "sizes")
+    with GitSource(repo, max_bytes=1000) as source:
+        with pytest.raises(SourceError, match="big.txt is 5000 bytes, over the 1000-byte cap"):
+            source.read(commit, "big.txt")
+        assert source.read(commit, "small.txt") == "ok\n"
+
+
+def test_paths_that_would_break_the_batch_protocol_are_refused():
+    with pytest.raises(SourceError, match="unsafe path"):
+        safe_repo_path("a.txt\nHEAD:secret")

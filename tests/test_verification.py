@@ -264,3 +264,14 @@ def test_only_drifted_or_missing_files_fail_the_command(subject_repo):
     assert code == 0, "a moved quote is reported, not a failure"
     _, code = run("--commit", commits["gone"], "--row", "TT-01")
     assert code == 1, "a drifted quote fails"
+
+
+def test_excerpts_keep_line_numbers_when_a_file_starts_with_blank_lines():
+    from registers.quotes import Located, SourceText
+    from registers.verification import excerpt
+
+    lines = SourceText(["", "", "def f():", "    return 1", ""])
+    html = excerpt("x.py", lines, 4, 4, Located("exact", 4))
+    assert '<span class="hll"><span class="linenos">4</span>' in html
+    assert "return" in html.split('class="hll"')[1]
+    assert excerpt("x.py", lines, 4, 4, Located("exact", 4)) == html, "the highlighted file is reused"

@@ -45,7 +45,8 @@ class Command(BaseCommand):
         # A re-check against another commit or another directory is a question, not a new verdict.
         save = not (options["no_save"] or options["commit"] or overrides)
         started = time.perf_counter()
-        checks = verify(citations, verifier=Verifier(roots, overrides=overrides, commit=options["commit"]), save=save)
+        verifier = Verifier(roots, overrides=overrides, commit=options["commit"])
+        checks = verify(citations, verifier=verifier, save=save, progress=self._progress())
         elapsed = time.perf_counter() - started
         counts = summary(checks)
         if options["json"]:
@@ -63,6 +64,23 @@ class Command(BaseCommand):
         failing = sum(counts.get(verdict, 0) for verdict in quotes.FAILING)
         if failing:
             raise CommandError(f"{failing} citation(s) drifted or point at a missing file", returncode=1)
+
+    def _progress(self):
+        """A progress bar on a terminal's standard error for long runs; nothing when piped."""
+        stream = self.stderr._out
+        if not getattr(stream, "isatty", lambda: False)():
+            return None
+
+        def show(done: int, total: int) -> None:
+            if done % 25 and done != total:
+                return
+            filled = done * 30 // max(total, 1)
+            stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} citations")
+            if done == total:
+                stream.write("\n")
+            stream.flush()
+
+        return show
 
     def _override(self, spec: str, roots) -> tuple[str, Override]:
         prefix, sep, target = spec.partition("=")
