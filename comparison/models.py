@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 
+from .probes.forkserver import fixture_command
 from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS, TargetSpec
 from .probes.scenarios import SUITES
@@ -97,8 +96,9 @@ class ProbeTarget(models.Model):
     def spec(self) -> TargetSpec:
         command = list(self.command)
         if self.builtin:
-            # The built-in fixture runs with this process's interpreter, wherever it is installed.
-            command = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+            # The built-in fixture runs with this process's interpreter, wherever it is installed,
+            # forked from a process that has already imported it.
+            command = fixture_command()
         return TargetSpec(
             self.name,
             self.transport,

@@ -124,7 +124,7 @@ def test_an_oversized_file_is_refused_and_the_next_read_still_works(tmp_path):
     repo = gitrepo.init(tmp_path / "repo")
     commit = gitrepo.commit(repo, {"big.txt": "x" * 5000, "small.txt": "ok\n"}, "sizes")
     with GitSource(repo, max_bytes=1000) as source:
-        with pytest.raises(SourceError, match="big.txt is 5000 bytes, over the 1000-byte cap"):
+        with pytest.raises(SourceError, match=r"big\.txt is 5000 bytes, over the 1000-byte cap"):
             source.read(commit, "big.txt")
         assert source.read(commit, "small.txt") == "ok\n"
 

@@ -115,21 +115,28 @@ def build_server() -> Server:
     return server
 
 
+def serve_stdio() -> None:
+    """One session on this process's standard input and output."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server()
+
+    async def run_stdio() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(run_stdio)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8931)
     parser.add_argument("--stdio", action="store_true")
     args = parser.parse_args(argv)
-    server = build_server()
     if args.stdio:
-        from mcp.server.stdio import stdio_server
-
-        async def run_stdio() -> None:
-            async with stdio_server() as (read, write):
-                await server.run(read, write, server.create_initialization_options())
-
-        anyio.run(run_stdio)
+        serve_stdio()
         return
+    server = build_server()
     import uvicorn
 
     app = server.streamable_http_app(host="127.0.0.1")

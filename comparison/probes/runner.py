@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 import logging
-import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from comparison.hosts import is_prompt_result, prompt_views, tool_views
 from comparison.hosts.present import shorten, view_data
 
 from . import revisions
+from .forkserver import fixture_command
 from .scenarios import Scenario, expected_fixture_response
 from .wire import STATELESS_REVISION, HttpTransport, Limits, StdioTransport, WireClient
 
@@ -38,8 +39,9 @@ class TargetSpec:
 
 
 def builtin_fixture() -> TargetSpec:
-    command = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
-    return TargetSpec("built-in fixture (stdio)", "stdio", command=command, suite="fixture", upstream="fixture")
+    return TargetSpec(
+        "built-in fixture (stdio)", "stdio", command=fixture_command(), suite="fixture", upstream="fixture"
+    )
 
 
 @dataclass
@@ -185,6 +187,11 @@ def _probe_revision(
         client.close()
 
 
+#: Revisions of a stdio target probed at once (each has a process of its own); an HTTP target is
+#: probed one revision at a time, so a proxy in front of one shared upstream sees one session.
+STDIO_PARALLEL = 5
+
+
 def run_probe(
     spec: TargetSpec,
     *,
@@ -194,34 +201,49 @@ def run_probe(
     upstream: TargetSpec | None = None,
     on_outcome: Callable[[ProbeOutcome], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    parallel: int | None = None,
 ) -> list[ProbeOutcome]:
+    """Every scenario at every revision. The exchanges of several revisions may run at once (in
+    threads, no Django); outcomes are assessed and reported in revision order."""
     limits = limits or Limits()
+    parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
     outcomes: list[ProbeOutcome] = []
-    for revision in revisions_:
-        if should_stop and should_stop():
-            break
+
+    def probe(revision: str):
         started = time.monotonic()
         negotiated, failure, answers, opening = _probe_revision(spec, scenarios, revision, limits)
         direct: dict[str, Any] = {}
         if upstream is not None and not failure:
             _, _, direct, _ = _probe_revision(upstream, scenarios, revision, limits)
-        for scenario in scenarios:
-            outcome = ProbeOutcome(scenario, revision, negotiated)
-            exchange = answers.get(scenario.key)
-            outcome.exchanges = opening + ([exchange.as_dict()] if exchange else [])
-            if failure or exchange is None or not exchange.ok:
-                outcome.failure = failure or (exchange.failure if exchange else "not sent")
-            else:
-                try:
-                    assess(outcome, exchange, spec, direct.get(scenario.key))
-                except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
-                    logger.exception("could not assess %s at %s", scenario.key, revision)
-                    outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[:500]
-            if not outcome.duration_ms:
-                outcome.duration_ms = (time.monotonic() - started) * 1000
-            outcomes.append(outcome)
-            if on_outcome:
-                on_outcome(outcome)
+        return negotiated, failure, answers, opening, direct, time.monotonic() - started
+
+    with ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
+        pending = [(revision, pool.submit(probe, revision)) for revision in revisions_]
+        for index, (revision, future) in enumerate(pending):
+            if should_stop and should_stop():
+                for _, rest in pending[index:]:
+                    rest.cancel()
+                break
+            negotiated, failure, answers, opening, direct, seconds = future.result()
+            for scenario in scenarios:
+                outcome = ProbeOutcome(scenario, revision, negotiated)
+                exchange = answers.get(scenario.key)
+                outcome.exchanges = opening + ([exchange.as_dict()] if exchange else [])
+                if failure or exchange is None or not exchange.ok:
+                    outcome.failure = failure or (exchange.failure if exchange else "not sent")
+                else:
+                    try:
+                        assess(outcome, exchange, spec, direct.get(scenario.key))
+                    except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
+                        logger.exception("could not assess %s at %s", scenario.key, revision)
+                        outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[
+                            :500
+                        ]
+                if not outcome.duration_ms:
+                    outcome.duration_ms = seconds * 1000
+                outcomes.append(outcome)
+                if on_outcome:
+                    on_outcome(outcome)
     return outcomes
 
 

@@ -274,11 +274,13 @@ class StdioTransport:
                 except ProcessLookupError:
                     pass
                 self.process.wait(timeout=5)
-        # The child is gone, so its stdout reaches end of file and the reader ends by itself.
+        # End of input first: a session the child handed on (a forked fixture) ends with it, and
+        # with every writer gone the reader reaches end of file and ends by itself.
+        if self.process.stdin:
+            self.process.stdin.close()
         self.reader.join(timeout=2)
-        for pipe in (self.process.stdin, self.process.stdout):
-            if pipe:
-                pipe.close()
+        if self.process.stdout:
+            self.process.stdout.close()
 
     def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
         record = Exchange(message.get("method", ""), message, framing="stdio")
