@@ -74,12 +74,47 @@ def raw_call(port: int, session: str, body: bytes) -> None:
             pass
 
 
+class KeepAlive:
+    """The same request over one kept-alive socket, with h11 and nothing else."""
+
+    def __init__(self, port: int, session: str):
+        import h11
+
+        self.h11, self.port, self.session = h11, port, session
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.connection = h11.Connection(h11.CLIENT)
+
+    def call(self, body: bytes) -> None:
+        h11, connection = self.h11, self.connection
+        if connection.our_state is h11.DONE:
+            connection.start_next_cycle()
+        headers = [
+            ("Host", f"127.0.0.1:{self.port}"),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("Mcp-Session-Id", self.session),
+            ("MCP-Protocol-Version", "2025-11-25"),
+            ("Content-Length", str(len(body))),
+        ]
+        data = connection.send(h11.Request(method="POST", target="/mcp", headers=headers))
+        self.sock.sendall(data + connection.send(h11.Data(data=body)) + connection.send(h11.EndOfMessage()))
+        while True:
+            event = connection.next_event()
+            if event is h11.NEED_DATA:
+                connection.receive_data(self.sock.recv(65536))
+            elif isinstance(event, h11.EndOfMessage):
+                return
+
+    def close(self) -> None:
+        self.sock.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=50)
     args = parser.parse_args()
     seconds, n = full_run(builtin_fixture())
-    print(f"full run, built-in fixture (stdio, a process per revision): {n} results in {seconds:.2f} s")
+    print(f"full run, built-in fixture (stdio, forked sessions): {n} results in {seconds:.2f} s")
 
     port = free_port()
     fixture = start([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port)
@@ -102,11 +137,19 @@ def main() -> None:
             begin = time.perf_counter()
             raw_call(port, session, body)
             raw.append((time.perf_counter() - begin) * 1000)
+        kept = []
+        keep_alive = KeepAlive(port, session)
+        for _ in range(args.repeat):
+            begin = time.perf_counter()
+            keep_alive.call(body)
+            kept.append((time.perf_counter() - begin) * 1000)
+        keep_alive.close()
         client.close()
+        wire_ms, raw_ms, kept_ms = statistics.median(wire), statistics.median(raw), statistics.median(kept)
         print(
-            f"tools/call median: wire client {statistics.median(wire):.2f} ms, raw socket "
-            f"{statistics.median(raw):.2f} ms, overhead {statistics.median(wire) - statistics.median(raw):+.2f} ms "
-            f"(n={args.repeat})"
+            f"tools/call median (n={args.repeat}): wire client {wire_ms:.2f} ms; raw socket, a connection per "
+            f"call {raw_ms:.2f} ms (wire/raw {wire_ms / raw_ms:.2f}x); h11 on one kept-alive socket "
+            f"{kept_ms:.2f} ms (wire/kept-alive {wire_ms / kept_ms:.2f}x)"
         )
     finally:
         stop(fixture)

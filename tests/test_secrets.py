@@ -116,7 +116,7 @@ def test_no_page_shows_a_credential(probed, client, admin_client, caplog):
     for pk in ProbeResult.objects.filter(run=run).values_list("pk", flat=True):
         assert_clean(body(admin_client.get(f"/admin/comparison/proberesult/{pk}/change/")), "result admin")
     logged = [record.getMessage() for phase in ("setup", "call") for record in caplog.get_records(phase)]
-    assert any("HTTP Request" in line for line in logged), "the probe's requests were logged"
+    assert any("api_key=•••" in line for line in logged), "the probe's exchanges were logged, URL masked"
     assert_clean("\n".join(logged), "the logs")
     detail = client.get(target.get_absolute_url()).content.decode()
     for name in HEADERS:

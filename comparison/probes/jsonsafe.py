@@ -62,7 +62,19 @@ def loads(data: bytes | str) -> tuple[Any, Repairs]:
         value = json.loads(data, parse_constant=_constant, parse_float=_finite)
     except RecursionError:
         raise UnsafeJSON(f"nested deeper than {MAX_DEPTH} levels") from None
+    if _plain(data):
+        return value, Repairs()
     return clean(value)
+
+
+def _plain(data: bytes | str) -> bool:
+    """Text that cannot need cleaning: no \\u escape (lone surrogates and NUL can only come as
+    escapes) and too few brackets to nest past the bound. Most answers; they skip the walk."""
+    if isinstance(data, str):
+        if SURROGATE.search(data):
+            return False
+        data = data.encode("utf-8", "surrogatepass")
+    return b"\\u" not in data and data.count(b"[") + data.count(b"{") <= MAX_DEPTH
 
 
 def clean(value: Any) -> tuple[Any, Repairs]:

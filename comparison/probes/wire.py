@@ -19,14 +19,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+from . import http11, jsonsafe
+from .secrets import Redactor, command_secrets, display_url, mask_headers, url_secrets
 
-from . import jsonsafe
-from .secrets import RedactingFilter, Redactor, command_secrets, mask_headers, url_secrets
-
-# httpx logs each request's full URL, query string included: never with a credential in it.
-for _name in ("httpx", "httpcore"):
-    logging.getLogger(_name).addFilter(RedactingFilter())
+logger = logging.getLogger(__name__)
 
 STATELESS_REVISION = "2026-07-28"
 CLIENT_INFO = {"name": "mcp-compare-probe", "version": "1.0.0"}
@@ -103,7 +99,8 @@ def decode(data: bytes, record: Exchange, what: str) -> Any:
 
 
 class HttpTransport:
-    """Streamable HTTP: one POST per message; JSON or SSE answers; session and version headers."""
+    """Streamable HTTP: one POST per message; JSON or SSE answers; session and version headers.
+    One HTTP/1.1 connection is kept alive across the exchanges of a session (comparison.probes.http11)."""
 
     def __init__(self, url: str, *, headers: dict[str, str] | None = None, limits: Limits | None = None):
         self.url = url
@@ -111,17 +108,21 @@ class HttpTransport:
         self.base_headers = dict(headers or {})
         # Every configured header value is a secret, whatever the header is called.
         self.redactor = Redactor([*self.base_headers.values(), *url_secrets(url)])
-        timeout = httpx.Timeout(self.limits.total_timeout, connect=self.limits.connect_timeout)
-        self.client = httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False)
+        self.connection = http11.Connection(url, connect_timeout=self.limits.connect_timeout)
         self.session_headers: dict[str, str] = {}
+        self.shown_url = display_url(url)
 
     def close(self) -> None:
         if "Mcp-Session-Id" in self.session_headers:
+            headers = {**self.base_headers, **self.session_headers}
+            deadline = time.monotonic() + 2.0
             try:
-                self.client.delete(self.url, headers={**self.base_headers, **self.session_headers}, timeout=2.0)
-            except httpx.HTTPError:
+                response = self.connection.request("DELETE", list(headers.items()), b"", deadline)
+                for _ in response.chunks(deadline):
+                    pass
+            except (http11.ConnectFailed, http11.TimedOut, http11.Broken, ValueError):
                 pass
-        self.client.close()
+        self.connection.close()
 
     def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
         headers = {
@@ -134,52 +135,67 @@ class HttpTransport:
         record = Exchange(message.get("method", ""), message, mask_headers(headers, self.base_headers))
         started = time.monotonic()
         deadline = started + self.limits.total_timeout
+        body = json.dumps(message).encode()
         try:
-            with self.client.stream("POST", self.url, json=message, headers=headers) as response:
-                record.status = response.status_code
-                record.response_headers = mask_headers(dict(response.headers), self.base_headers)
-                kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
-                if response.status_code >= 500:
-                    body = self._read_body(response, record, deadline)
-                    raise _Failure(f"HTTP {response.status_code}: {body[:120]!r}")
-                if kind == "text/event-stream":
-                    record.framing = "sse"
-                    self._read_sse(response, record, message.get("id"), deadline)
-                else:
-                    body = self._read_body(response, record, deadline)
-                    record.framing = "json" if body else "empty"
-                    if body and response.status_code >= 400 and not body.lstrip().startswith(b"{"):
-                        raise _Failure(f"HTTP {response.status_code}: {body[:120]!r}")
-                    if body:
-                        self._parse_json(body, record, message.get("id"))
+            response = self.connection.request("POST", list(headers.items()), body, deadline)
+            record.status = response.status
+            record.response_headers = mask_headers(response.headers, self.base_headers)
+            kind = response.header("content-type").split(";")[0].strip().lower()
+            if response.status >= 500:
+                raw = self._read_body(response, record, deadline)
+                raise _Failure(f"HTTP {response.status}: {raw[:120]!r}")
+            if kind == "text/event-stream":
+                record.framing = "sse"
+                self._read_sse(response, record, message.get("id"), deadline)
+            else:
+                raw = self._read_body(response, record, deadline)
+                record.framing = "json" if raw else "empty"
+                if raw and response.status >= 400 and not raw.lstrip().startswith(b"{"):
+                    raise _Failure(f"HTTP {response.status}: {raw[:120]!r}")
+                if raw:
+                    self._parse_json(raw, record, message.get("id"))
         except _Failure as failure:
             record.failure = str(failure)
-        except httpx.ConnectError as error:
+        except http11.ConnectFailed as error:
             record.failure = f"connection refused or unreachable: {error}"
-        except httpx.TimeoutException as error:
-            record.failure = f"timed out ({type(error).__name__})"
-        except (httpx.RemoteProtocolError, httpx.ReadError) as error:
+        except http11.TimedOut as error:
+            record.failure = f"timed out ({error})"
+        except http11.Broken as error:
             record.failure = f"connection broke: {error}"
-        except httpx.HTTPError as error:
-            record.failure = f"HTTP error: {error}"
+        except ValueError as error:
+            record.failure = f"the request cannot be sent: {error}"
+        finally:
+            self.connection.release()
         record.duration_ms = (time.monotonic() - started) * 1000
         if not record.failure and "id" in message and record.response is None and record.status == 200:
             record.failure = "no response to the request"
         if not record.failure and record.status is not None and record.status >= 500:
             record.failure = f"HTTP {record.status}"
         record.failure = record.failure[:2000]
-        return record.redact(self.redactor)
+        record = record.redact(self.redactor)
+        logger.debug(
+            "%s to %s: %s in %.1f ms",
+            record.method or "response",
+            self.shown_url,
+            record.failure or f"HTTP {record.status}",
+            record.duration_ms,
+        )
+        return record
 
-    def _chunks(self, response: httpx.Response, record: Exchange, deadline: float):
-        for chunk in response.iter_bytes():
-            record.bytes += len(chunk)
-            if record.bytes > self.limits.max_bytes:
-                raise _Failure(f"response over the {self.limits.max_bytes:,}-byte cap")
-            if time.monotonic() > deadline:
-                raise _Failure(f"response not complete within {self.limits.total_timeout:.0f} s")
-            yield chunk
+    def _chunks(self, response: http11.Response, record: Exchange, deadline: float):
+        try:
+            for chunk in response.chunks(deadline):
+                record.bytes += len(chunk)
+                if record.bytes > self.limits.max_bytes:
+                    raise _Failure(f"response over the {self.limits.max_bytes:,}-byte cap")
+                if time.monotonic() > deadline:
+                    raise _Failure(f"response not complete within {self.limits.total_timeout:.0f} s")
+                yield chunk
+        except http11.TimedOut:
+            # The head came in time; the body did not.
+            raise _Failure(f"response not complete within {self.limits.total_timeout:.0f} s") from None
 
-    def _read_body(self, response: httpx.Response, record: Exchange, deadline: float) -> bytes:
+    def _read_body(self, response: http11.Response, record: Exchange, deadline: float) -> bytes:
         return b"".join(self._chunks(response, record, deadline))
 
     def _parse_json(self, body: bytes, record: Exchange, request_id: Any) -> None:
@@ -190,7 +206,7 @@ class HttpTransport:
             raise _Failure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
         record.response = value
 
-    def _read_sse(self, response: httpx.Response, record: Exchange, request_id: Any, deadline: float) -> None:
+    def _read_sse(self, response: http11.Response, record: Exchange, request_id: Any, deadline: float) -> None:
         buffer = b""
         events = 0
         for chunk in self._chunks(response, record, deadline):
