@@ -91,7 +91,7 @@ CACHE_DIR = text("MCP_COMPARE_CACHE_DIR", str(BASE_DIR / ".cache" / "pages"))
 
 #: PostgreSQL connections per server process come from psycopg's pool, at most this many
 #: (0 turns the pool off and keeps one persistent connection per thread instead).
-DB_POOL_MAX = int(text("MCP_COMPARE_DB_POOL_MAX", "4"))
+DB_POOL_MAX = int(text("MCP_COMPARE_DB_POOL_MAX", "2"))
 #: Serve static files from collectstatic's manifest (hashed names, compressed); scripts/start.sh
 #: sets it for collectstatic, and a manifest once written turns it on.
 STATIC_MANIFEST = flag("MCP_COMPARE_STATIC_MANIFEST", False)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install, migrate, load the shipped registers and serve the dashboard on http://127.0.0.1:8000
-# (HOST and PORT override) with the probe worker beside it. The first run creates an `admin`
+# (HOST and PORT override) with gunicorn and the probe worker beside it. The first run creates an `admin`
 # superuser and prints its password once: log in with it to run probes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ if [ -z "${MCP_COMPARE_SECRET_KEY:-}" ]; then
   export MCP_COMPARE_SECRET_KEY
 fi
 .venv/bin/python manage.py migrate --noinput -v0
-.venv/bin/python manage.py collectstatic --noinput -v0
+MCP_COMPARE_STATIC_MANIFEST=1 .venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py load_registers
 .venv/bin/python manage.py ensure_admin
 .venv/bin/python manage.py ensure_builtin_target
@@ -29,5 +29,6 @@ fi
 ) &
 SUPERVISOR_PID=$!
 trap 'kill "$SUPERVISOR_PID" 2>/dev/null || true' EXIT INT TERM
-echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, worker supervisor pid $SUPERVISOR_PID, log .worker.log)"
-.venv/bin/python manage.py runserver "${HOST:-127.0.0.1}:${PORT:-8000}" --noreload
+echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, health: /healthz, worker supervisor pid $SUPERVISOR_PID, log .worker.log)"
+# gunicorn with two sync workers per core (scripts/serve.sh); it ends with this script.
+scripts/serve.sh

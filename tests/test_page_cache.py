@@ -95,3 +95,15 @@ def test_the_promises_register_pages_come_from_the_cache_identically(db, client)
     load_registers([TEST_DATA / "promises.md"])
     for url in ("/", "/?host=mcpx&host_mode=lacks", "/matrix/?revision=2024-11-05&rev_mode=unknown"):
         assert client.get(url).content == client.get(url).content
+
+
+def test_healthz_reports_the_database_and_the_newest_worker(db, client):
+    from comparison.probing import worker_alive
+
+    body = client.get("/healthz").json()
+    assert body == {"status": "ok", "database": "ok", "workers_seen": 0, "newest_worker_heartbeat_seconds": None}
+    worker_alive("host:123")
+    body = client.get("/healthz").json()
+    assert body["workers_seen"] == 1
+    assert 0 <= body["newest_worker_heartbeat_seconds"] < 5
+    assert "no-cache" in client.get("/healthz")["Cache-Control"]

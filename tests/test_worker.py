@@ -4,6 +4,7 @@ locked database. Every process is ended by its pid."""
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import time
@@ -146,3 +147,35 @@ def test_the_worker_waits_out_a_locked_database(shared, tmp_path):
         assert process.poll() is None, "the worker is still there"
     log = (tmp_path / "worker.log").read_text()
     assert "transient database error" in log
+
+
+def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_path):
+    url, env = shared
+    code = (
+        "import sys; from comparison.models import ProbeTarget; from comparison.probing import start_run; "
+        "t = ProbeTarget.objects.create(name='second fixture', transport='stdio', "
+        "command=[sys.executable, '-m', 'comparison.probes.fixture_server', '--stdio'], upstream='fixture'); "
+        "print(start_run(target=t, revisions=['2025-06-18', '2025-11-25'], scenarios=[]).pk)"
+    )
+    first = enqueue(env)
+    second = int(manage("shell", "-c", code, env=env).split()[-1])
+    with worker(env, tmp_path / "one.log"), worker(env, tmp_path / "two.log"):
+        wait_for(lambda: status(url, first)[0] == status(url, second)[0] == "done", 120, "both runs done")
+    rows = lane_db.query(
+        url,
+        "SELECT id, worker, started_at, finished_at FROM comparison_proberun WHERE id IN (%s, %s) ORDER BY id",
+        (first, second),
+    )
+    (_, worker_a, start_a, end_a), (_, worker_b, start_b, end_b) = rows
+    assert worker_a != worker_b, "each worker took one run"
+    assert str(start_b) < str(end_a), "the runs ran at the same time"
+    assert str(start_a) < str(end_b), "the runs ran at the same time"
+    claims = lane_db.query(url, "SELECT worker_ids FROM django_tasks_database_dbtaskresult")
+    assert len(claims) == 2
+    assert all(len(json.loads(ids) if isinstance(ids, str) else ids) == 1 for (ids,) in claims), "claimed once"
+    results = lane_db.query(
+        url,
+        "SELECT run_id, COUNT(*), COUNT(DISTINCT scenario || requested_revision) FROM comparison_proberesult "
+        "GROUP BY run_id ORDER BY run_id",
+    )
+    assert [(count, distinct) for _, count, distinct in results] == [(175, 175), (70, 70)]

@@ -1,0 +1,202 @@
+"""The dashboard under a team's load: the server as scripts/start.sh runs it (scripts/serve.sh), on
+PostgreSQL, with the shipped registers and a 511-row set of the real format loaded; 50 clients
+for 20 s over 55 distinct filtered row-list and matrix URLs, first with the page cache empty, then warm.
+Prints requests per second, p50/p95/p99, errors and the database connections the server holds.
+
+    DATABASE_URL=postgres://user@127.0.0.1:5432/postgres .venv/bin/python bench/bench_http.py \
+        [--server gunicorn|uvicorn]
+
+DATABASE_URL names a PostgreSQL server; a scratch database is created on it and dropped after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import h11
+import psycopg
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+HOSTS = ["opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx"]
+
+
+def urls() -> list[str]:
+    """55 distinct filter URLs of the row list and the matrix."""
+    found = []
+    for rev in REVISIONS:
+        for mode in ("exists", "absent", "unknown"):
+            found.append(f"/?revision={rev}&rev_mode={mode}")
+    for host in HOSTS:
+        for mode in ("mentioned", "has", "lacks"):
+            found.append(f"/?host={host}&host_mode={mode}")
+    for rev in REVISIONS:
+        for host in HOSTS[:3]:
+            found.append(f"/?revision={rev}&host={host}&host_mode=lacks")
+    for rev in REVISIONS:
+        found.append(f"/matrix/?revision={rev}")
+    found += ["/", "/matrix/", "/?risk=high", "/?effort=S", "/?value=high"]
+    return found
+
+
+def scratch_database(base: str) -> str:
+    parts = urlsplit(base)
+    admin = urlunsplit(("postgresql", parts.netloc, "/postgres", "", ""))
+    name = f"mcp_compare_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return urlunsplit(("postgres", parts.netloc, f"/{name}", "", ""))
+
+
+def drop_database(url: str) -> None:
+    parts = urlsplit(url)
+    admin = urlunsplit(("postgresql", parts.netloc, "/postgres", "", ""))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
+
+
+def connections(url: str) -> int:
+    parts = urlsplit(url)
+    with psycopg.connect(urlunsplit(("postgresql", parts.netloc, "/postgres", "", "")), autocommit=True) as c:
+        row = c.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (parts.path.lstrip("/"),))
+        return row.fetchone()[0]
+
+
+async def client(port: int, paths: list[str], stop_at: float, latencies: list[float], errors: list[str]) -> None:
+    reader = writer = connection = None
+    rng = random.Random(os.getpid() ^ id(latencies))
+    while time.monotonic() < stop_at:
+        if writer is None:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            connection = h11.Connection(h11.CLIENT)
+        path = rng.choice(paths)
+        started = time.perf_counter()
+        try:
+            writer.write(connection.send(h11.Request(method="GET", target=path, headers=[("Host", "127.0.0.1")])))
+            writer.write(connection.send(h11.EndOfMessage()))
+            status = 0
+            while True:
+                event = connection.next_event()
+                if event is h11.NEED_DATA:
+                    data = await asyncio.wait_for(reader.read(65536), 30)
+                    connection.receive_data(data)
+                    continue
+                if isinstance(event, h11.Response):
+                    status = event.status_code
+                if isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
+                    break
+            latencies.append((time.perf_counter() - started) * 1000)
+            if status != 200:
+                errors.append(f"HTTP {status} {path}")
+            if connection.our_state is h11.DONE and connection.their_state is h11.DONE:
+                connection.start_next_cycle()
+            else:
+                writer.close()
+                writer = None
+        except (OSError, TimeoutError, h11.ProtocolError) as error:
+            errors.append(f"{type(error).__name__}: {error}")
+            if writer is not None:
+                writer.close()
+            writer = None
+
+
+async def load(port: int, paths: list[str], seconds: float, clients: int) -> tuple[list[float], list[str]]:
+    latencies: list[float] = []
+    errors: list[str] = []
+    stop_at = time.monotonic() + seconds
+    await asyncio.gather(*(client(port, paths, stop_at, latencies, errors) for _ in range(clients)))
+    return latencies, errors
+
+
+def report(label: str, latencies: list[float], errors: list[str], seconds: float, held: int) -> None:
+    ordered = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else 0.0
+
+    print(
+        f"{label:28} {len(latencies) / seconds:7.1f} req/s  p50 {statistics.median(ordered) if ordered else 0:6.1f} ms"
+        f"  p95 {pct(0.95):6.1f} ms  p99 {pct(0.99):6.1f} ms  errors {len(errors)}  db connections {held}"
+    )
+    if errors:
+        print("   first errors:", errors[:3])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", choices=("gunicorn", "uvicorn"), default="gunicorn")
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    base = os.environ.get("DATABASE_URL", "")
+    if not base.startswith(("postgres://", "postgresql://")):
+        sys.exit("DATABASE_URL must name a PostgreSQL server (a scratch database is created on it)")
+    url = scratch_database(base)
+    cache = tempfile.mkdtemp(prefix="mcp-compare-bench-cache-")
+    env = {**os.environ, "DATABASE_URL": url, "MCP_COMPARE_CACHE_DIR": cache, "MCP_COMPARE_SECRET_KEY": "b" * 50}
+    manage = [sys.executable, "manage.py"]
+    try:
+        subprocess.run([*manage, "migrate", "-v0"], cwd=PROJECT, env=env, check=True)
+        with tempfile.TemporaryDirectory() as folder:
+            from bench.bench_registers import synthetic_registers
+
+            paths = [str(p) for p in synthetic_registers(511, Path(folder))]
+            subprocess.run(
+                [*manage, "load_registers", "registers/data", *paths],
+                cwd=PROJECT,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        port = 18000 + os.getpid() % 1000
+        server = subprocess.Popen(
+            ["scripts/serve.sh"],
+            cwd=PROJECT,
+            env={**env, "PORT": str(port), "MCP_COMPARE_SERVER": args.server},
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    with psycopg.connect(url.replace("postgres://", "postgresql://", 1)):
+                        pass
+                    import urllib.request
+
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+                    break
+                except OSError:
+                    time.sleep(0.3)
+            paths = urls()
+            print(
+                f"{args.server}, {os.environ.get('MCP_COMPARE_WEB_WORKERS') or os.cpu_count() * 2} workers, "
+                f"{args.clients} clients, {args.seconds:.0f} s, {len(paths)} distinct URLs"
+            )
+            for label in ("cache empty at the start", "warm cache"):
+                latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients))
+                report(label, latencies, errors, args.seconds, connections(url))
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+    finally:
+        drop_database(url)
+
+
+if __name__ == "__main__":
+    main()
