@@ -197,3 +197,93 @@ def test_a_runner_crash_is_recorded_as_failed_never_done(target, prober, monkeyp
     assert run.error == "RuntimeError: the runner broke"
     assert run.finished_at is not None
     assert "probe run" in caplog.text
+
+
+def test_cancel_ends_only_that_run_and_says_whether_it_did(target):
+    from comparison.probing import cancel_run
+
+    other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
+    run = ProbeRun.objects.create(target=target, status="running")
+    other = ProbeRun.objects.create(target=other_target, status="queued")
+    assert cancel_run(run=run) is True
+    assert cancel_run(run=run) is False, "a run already ended"
+    other.refresh_from_db()
+    assert other.status == "queued"
+
+
+def test_recovery_marks_the_task_of_an_interrupted_run_failed(target, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from comparison.probing import recover_interrupted_runs
+
+    settings.RUN_LEASE_SECONDS = 5
+    now = timezone.now()
+    task = DBTaskResult.objects.create(
+        status="RUNNING",
+        args_kwargs={"args": [1], "kwargs": {}},
+        task_path="comparison.tasks.execute_run_task",
+        backend_name="default",
+        run_after=now,
+        started_at=now - timedelta(seconds=60),
+        worker_ids=["gone"],
+    )
+    untouched = DBTaskResult.objects.create(
+        status="RUNNING",
+        args_kwargs={"args": [2], "kwargs": {}},
+        task_path="x.y",
+        backend_name="default",
+        run_after=now,
+        started_at=now,
+        worker_ids=["alive"],
+    )
+    run = ProbeRun.objects.create(
+        target=target, status="running", task_id=str(task.id), heartbeat_at=now - timedelta(seconds=6)
+    )
+    assert recover_interrupted_runs(now=now) == [run.pk]
+    task.refresh_from_db()
+    assert (task.status, task.exception_class_path) == ("FAILED", "comparison.probing.Interrupted")
+    assert task.traceback == "interrupted by mcp-compare: the worker stopped renewing the run's lease"
+    assert task.finished_at == now
+    untouched.refresh_from_db()
+    assert untouched.status == "RUNNING"
+    run.refresh_from_db()
+    assert run.finished_at == now
+    assert run.error.startswith("interrupted: the worker stopped renewing its 5-second lease (last heartbeat ")
+    assert recover_interrupted_runs(now=now) == [], "once"
+
+
+def test_a_queued_run_whose_task_was_taken_and_lost_is_interrupted(target, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from comparison.probing import recover_interrupted_runs
+
+    settings.RUN_LEASE_SECONDS = 5
+    now = timezone.now()
+    old = now - timedelta(seconds=60)
+    lost = DBTaskResult.objects.create(
+        status="RUNNING",
+        args_kwargs={"args": [], "kwargs": {}},
+        task_path="x",
+        backend_name="default",
+        run_after=old,
+        started_at=old,
+    )
+    waiting = DBTaskResult.objects.create(
+        status="READY", args_kwargs={"args": [], "kwargs": {}}, task_path="x", backend_name="default", run_after=old
+    )
+    run = ProbeRun.objects.create(target=target, status="queued", task_id=str(lost.id))
+    ProbeRun.objects.filter(pk=run.pk).update(created=old)
+    other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
+    queued = ProbeRun.objects.create(target=other_target, status="queued", task_id=str(waiting.id))
+    ProbeRun.objects.filter(pk=queued.pk).update(created=old)
+    assert recover_interrupted_runs(now=now) == [run.pk]
+    queued.refresh_from_db()
+    assert queued.status == "queued", "a task still waiting for a worker is not lost"
+    run.refresh_from_db()
+    assert "never started by a worker" in run.error

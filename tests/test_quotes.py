@@ -78,3 +78,86 @@ def test_nearest_of_several_matches():
     lines = ["a", "target", "b", "c", "d", "e", "target"]
     assert locate("target", lines, 6).line == 7
     assert locate("target", lines, 4).line == 2
+
+
+# Hand-checked cases for every branch of the matcher (mutation testing found them unpinned).
+
+
+def test_ellipsis_pieces_must_come_in_order_and_after_each_other():
+    lines = ["alpha beta gamma", "other"]
+    assert locate("alpha … gamma", lines, 1).verdict == EXACT
+    assert locate("gamma … alpha", lines, 1).verdict == DRIFTED
+    # The second piece must start after the first one ends, not inside it.
+    assert locate("alpha beta … beta", lines, 1).verdict == DRIFTED
+    assert locate("alpha … beta … gamma", lines, 1).verdict == EXACT
+    assert locate("alpha … gamma … beta", lines, 1).verdict == DRIFTED
+    assert locate("alpha...gamma", lines, 1).verdict == EXACT, "three dots are an ellipsis too"
+
+
+def test_a_later_start_of_the_first_piece_can_match():
+    # "x" first occurs without "z" after it on line 1; its second occurrence is followed by "z".
+    lines = ["x y", "x z"]
+    assert locate("x … z", lines, 1, 2).verdict == EXACT
+    assert locate("x … z", lines, 2).verdict == EXACT
+
+
+def test_the_wrap_window_is_four_lines_past_the_cited_range():
+    lines = ["start", "a", "b", "c", "end", "tail"]
+    assert locate("start a b c end", lines, 1).verdict == EXACT  # runs on to line 5 = 1 + 4
+    assert locate("start a b c end tail", lines, 1).verdict == MOVED, "past the window it is a whole-file match"
+
+
+def test_a_match_inside_the_window_but_starting_after_the_range_is_a_move():
+    lines = ["one", "two", "three"]
+    located = locate("three", lines, 1, 2)
+    assert (located.verdict, located.line, located.detail) == (MOVED, 3, "the quote is at line 3 (+2)")
+    assert locate("two three", lines, 1, 2).verdict == EXACT, "starting on line 2 of the range 1-2"
+
+
+def test_moved_detail_lists_other_places_nearest_first():
+    lines = ["q", "x", "x", "q", "x", "q", "x", "q"]
+    located = locate("q", lines, 3)
+    assert (located.verdict, located.line) == (MOVED, 4)
+    assert located.detail == "the quote is at line 4 (+1); also at 1, 6, 8"
+    assert locate("q", lines, 5).line == 4, "a tie goes to the earlier line"
+    assert locate("q", ["x", "q"], 2).detail == ""
+
+
+def test_moved_backwards_and_without_a_cited_line():
+    located = locate("q", ["q", "x", "x"], 3)
+    assert (located.verdict, located.line, located.detail) == (MOVED, 1, "the quote is at line 1 (-2)")
+    located = locate("q", ["x", "q"], None)
+    assert (located.verdict, located.line) == (MOVED, 2)
+
+
+def test_cited_lines_out_of_the_file():
+    assert locate("q", ["x", "q"], 9).verdict == MOVED, "a line past the end: searched in the whole file"
+    assert locate("q", ["x", "x"], 9).verdict == DRIFTED
+    no_quote = locate("", ["a", "b"], 2)
+    assert (no_quote.verdict, no_quote.line, no_quote.detail) == (
+        NO_QUOTE,
+        2,
+        "no quote to compare; the cited lines exist",
+    )
+    assert locate("", ["a"], 0).verdict == DRIFTED
+    assert locate("", ["a"], 1, 3).detail == "line 3 is past the end of the file (1 lines)"
+    assert locate(" … ", ["a"], 1).verdict == NO_QUOTE, "only an ellipsis is no quote"
+    assert locate("x", [], 1).detail == "the file is empty"
+    assert locate("nowhere", ["a"], 1).detail == "the quote is not in the file"
+
+
+def test_positions_map_to_their_lines():
+    lines = ["aa", "bb", "cc"]
+    assert locate("bb cc", lines, 2).verdict == EXACT
+    assert locate("a bb", lines, 1).verdict == EXACT, "a match that starts inside line 1"
+    assert locate("cc", lines, 1, 2).line == 3
+
+
+def test_a_source_text_gives_the_same_verdicts_as_a_list():
+    from registers.quotes import SourceText
+
+    lines = ["q", "x", "x", "q", "x", "q", "x", "q"]
+    cached = SourceText(lines)
+    for quote, start in (("q", 3), ("x … q", 2), ("q x x q", 1), ("nope", 1)):
+        assert locate(quote, cached, start) == locate(quote, lines, start)
+        assert locate(quote, cached, start) == locate(quote, lines, start), "and again, from the cache"
