@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 source scripts/_python.sh
 ensure_venv requirements-dev.txt
 .venv/bin/mutmut run "$@" || true
-.venv/bin/mutmut results --all > mutants/results.txt
+.venv/bin/mutmut results --all true > mutants/results.txt
 .venv/bin/python scripts/mutation_summary.py mutants/results.txt
