@@ -22,8 +22,17 @@ from django.utils import timezone
 from . import history, listing, models
 from .bulkwrite import insert_many, update_many
 from .citations import Citation
+from .lint import lint
 from .pagecache import bump_data_version
-from .parser import RegisterDoc, RegisterParseError, RowDoc, looks_like_register, parse_register, slug_from_path
+from .parser import (
+    READING_RULES,
+    RegisterDoc,
+    RegisterParseError,
+    RowDoc,
+    looks_like_register,
+    parse_register,
+    slug_from_path,
+)
 from .rendering import LinkTargets, Renderer
 from .rowfilter import facts_document
 from .sources import SourceRoot, root_for
@@ -107,11 +116,14 @@ def load_registers(paths: list[Path], *, force: bool = False, require_fields: bo
     _check_slugs(files)
     report = LoadReport(skipped_files=[str(path) for path in skipped])
     # A file whose bytes match what was loaded last time was valid then and is skipped unparsed.
-    known = dict(
-        models.Register.objects.filter(slug__in=[slug_from_path(str(p)) for p, _ in files]).values_list(
-            "slug", "content_hash"
-        )
-    )
+    # A file read with older rules is read again even if its bytes did not change.
+    known = {
+        slug: digest
+        for slug, digest, rules in models.Register.objects.filter(
+            slug__in=[slug_from_path(str(p)) for p, _ in files]
+        ).values_list("slug", "content_hash", "read_with")
+        if rules == READING_RULES
+    }
     changed = [
         (path, text)
         for path, text in files
@@ -176,7 +188,9 @@ REGISTER_FIELDS = [
     "prefix",
     "source_path",
     "content_hash",
+    "read_with",
     "warnings",
+    "findings",
     "front_matter",
     "loaded_at",
 ]
@@ -210,6 +224,7 @@ ROW_FIELDS = [
     "issue_refs",
     "wire_refs",
     "content_hash",
+    "read_with",
     "search_text",
     "facts",
     "lead_html",
@@ -260,7 +275,12 @@ class _Load:
                 row = current.get(row_doc.row_id)
                 if row is not None:
                     row.register = register  # already in hand: no query per row for its fragments
-                same = row is not None and row.content_hash == row_doc.content_hash and row.order == row_doc.order
+                same = (
+                    row is not None
+                    and row.content_hash == row_doc.content_hash
+                    and row.order == row_doc.order
+                    and row.read_with == READING_RULES
+                )
                 if same and not self.force:
                     self.report.unchanged += 1
                     continue
@@ -295,7 +315,7 @@ class _Load:
     def _existing_rows(self, registers: list[models.Register]) -> dict[int, dict[str, models.Row]]:
         rows: dict[int, dict[str, models.Row]] = {}
         for row in models.Row.objects.filter(register__in=[r.pk for r in registers]).only(
-            "pk", "register_id", "row_id", "order", "content_hash"
+            "pk", "register_id", "row_id", "order", "content_hash", "read_with"
         ):
             rows.setdefault(row.register_id, {})[row.row_id] = row
         return rows
@@ -494,7 +514,9 @@ class _Load:
         register.prefix = doc.prefix
         register.source_path = doc.path
         register.content_hash = doc.content_hash
+        register.read_with = READING_RULES
         register.warnings = [{"line": w.line, "message": w.message} for w in doc.warnings]
+        register.findings = [finding.as_dict() for finding in lint(doc, self.roots)]
         register.front_matter = doc.front_matter
         register.loaded_at = timezone.now()
 
@@ -531,6 +553,7 @@ class _Load:
         row.issue_refs = doc.issue_refs
         row.wire_refs = doc.wire_refs
         row.content_hash = doc.content_hash
+        row.read_with = READING_RULES
         row.search_text = " ".join(
             [
                 doc.row_id,

@@ -40,7 +40,13 @@ class Register(models.Model):
     prefix = models.CharField(max_length=50, blank=True)
     source_path = models.CharField(max_length=1000, blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
+    read_with = models.PositiveIntegerField(
+        default=0, help_text="The reading rules (registers.parser.READING_RULES) the stored rows were parsed with."
+    )
     warnings = models.JSONField(default=list, blank=True, help_text="[{line, message}] kept from the parser.")
+    findings = models.JSONField(
+        default=list, blank=True, help_text="[{severity, line, row, code, message}] from the register lint at load."
+    )
     front_matter = models.JSONField(default=dict, blank=True, help_text="The front-matter values as written.")
     loaded_at = models.DateTimeField(null=True, blank=True)
 
@@ -52,6 +58,11 @@ class Register(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("registers:register_detail", args=[self.slug])
+
+    @property
+    def lint_counts(self) -> dict[str, int]:
+        severities = [finding.get("severity") for finding in self.findings]
+        return {"error": severities.count("error"), "warning": severities.count("warning")}
 
 
 class RowQuerySet(models.QuerySet):
@@ -117,6 +128,7 @@ class Row(models.Model):
         "kept in step with the children by registers.facts.",
     )
     content_hash = models.CharField(max_length=64)
+    read_with = models.PositiveIntegerField(default=0, help_text="The reading rules this row was parsed with.")
 
     objects = RowQuerySet.as_manager()
 

@@ -29,6 +29,10 @@ FRONT_MATTER_KEYS = ("created", "last-updated", "increment", "status", "tags", "
 
 H1 = re.compile(r"^# (?P<title>\S.*)$")
 FENCE = "```"
+#: The version of the rules that turn a register's text into rows (cells, states, citations).
+#: Bump it when a rule changes what a row reads as: the next load re-reads every row, even where
+#: the text did not change (and records no new row version for them).
+READING_RULES = 2
 FRONT_MATTER_LINE = re.compile(r"^(?P<key>[a-z-]+):\s+(?P<value>.*)$")
 STATUS_LINE = re.compile(r"^Status column: \*\*(?P<subject>[^*@]+?) @ (?P<commit>[0-9a-f]{7,40})\*\*\.")
 ROW_ID = re.compile(r"^[A-Z]{2,6}-\d{2,3}$")

@@ -2,9 +2,12 @@
 
 Registers quote source lines in several ways the file does not: backticks dropped or added,
 `\\"` escapes, curly instead of straight quotes, quotes wrapped across lines, Markdown links whose
-relative target was expanded to an absolute URL, and quotes cut mid-line. Both sides are reduced
-to the same plain text before comparing, and the quote only has to appear inside the cited lines,
-starting on one of them.
+relative target was expanded to an absolute URL or left out, table rows with their padding, and
+quotes cut anywhere, inside a link's text or target or after a table's first cell. Both sides are
+reduced to the same plain words before comparing: link text kept, link targets and brackets
+dropped, table pipes and padding collapsed, emphasis and code marks dropped. The quote only has
+to appear inside the cited lines, starting on one of them; a quote whose words are not there is
+still drifted.
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ VERDICTS = (EXACT, MOVED, DRIFTED, FILE_MISSING, NO_QUOTE, NO_SOURCE)
 FAILING = (DRIFTED, FILE_MISSING)
 
 MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+#: A quote cut inside a link's target: `[text](/spec/20` at the end.
+CUT_TARGET = re.compile(r"\]\([^)\s]*$")
+#: Underscore emphasis (`_word_`), not the underscores inside identifiers (`is_error`).
+UNDERSCORE_EMPHASIS = re.compile(r"(?<!\w)_+|_+(?!\w)")
+DROPPED = str.maketrans("", "", "[]`*")
 CURLY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 ELLIPSIS = re.compile(r"…|\.\.\.")
 WHITESPACE = re.compile(r"\s+")
@@ -42,7 +50,8 @@ class Located:
 def normalise(text: str) -> str:
     text = text.translate(CURLY).replace('\\"', '"')
     text = MARKDOWN_LINK.sub(r"\1", text)
-    text = text.replace("**", "").replace("`", "")
+    text = CUT_TARGET.sub("", text)
+    text = UNDERSCORE_EMPHASIS.sub("", text.replace("|", " ").translate(DROPPED))
     return WHITESPACE.sub(" ", text).strip()
 
 

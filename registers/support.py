@@ -21,6 +21,7 @@ from .vocabulary import (
     HOST_LACKS,
     HOST_MENTIONED,
     INFERRED,
+    REVISION_SHORT,
     REVISIONS,
     SHORT_TO_REVISION,
     UNKNOWN,
@@ -177,19 +178,62 @@ def support_from_labels(label_events: list[tuple[str, str]]) -> dict[str, Suppor
     return found
 
 
+ONLY = re.compile(r"^only\b", re.I)
+
+
+def only_revisions(cell: str) -> set[str]:
+    """Revisions the Where cell says the thing exists in *only* (`25-11 only`)."""
+    found: set[str] = set()
+    for segment in split_segments(cell):
+        match = REVISION_SEGMENT.match(segment)
+        if match and ONLY.match(match.group("rest").strip()):
+            found.update(revision for revision, _, _ in revisions_in_segment(segment) or [])
+    return found
+
+
+def _where_inference(
+    stated: dict[str, Support], only: set[str], label_events: list[tuple[str, str]]
+) -> dict[str, Support]:
+    """What the Where cell implies about the revisions it does not state: after `X only`, no
+    other revision has it; a cell that lists revisions has none before the first that has it
+    (or the first a `has` label names, when that is earlier)."""
+    found: dict[str, Support] = {}
+    if only:
+        named = ", ".join(REVISION_SHORT[rev] for rev in REVISIONS if rev in only)
+        for revision in REVISIONS:
+            if revision not in only:
+                found[revision] = Support(revision, ABSENT, f"the Where cell says {named} only", INFERRED)
+        return found
+    exists = [rev for rev in REVISIONS if rev in stated and stated[rev].state in (EXISTS, DEPRECATED)]
+    exists += [rev for rev, verb in label_events if verb == "has" and rev in REVISIONS]
+    if not exists or not stated:
+        return found
+    first = min(REVISIONS.index(rev) for rev in exists)
+    for revision in REVISIONS[:first]:
+        found[revision] = Support(revision, ABSENT, "before the first revision the Where cell lists", INFERRED)
+    return found
+
+
 def revision_support(where_cell: str, label_events: list[tuple[str, str]]) -> list[Support]:
-    """One Support per revision, in revision order."""
+    """One Support per revision, in revision order, by authority: what the Where cell states, then
+    what a label says of its own revision, then what the Where cell implies (`only`, or none
+    before the first listed), then what the labels imply; an inference never overrides a
+    statement, and what nothing says stays unknown."""
     stated = support_from_where(where_cell)
     from_labels = support_from_labels(label_events)
+    explicit = {rev: item for rev, item in from_labels.items() if item.source == FROM_LABEL}
+    label_inferred = {rev: item for rev, item in from_labels.items() if item.source == INFERRED}
+    where_inferred = _where_inference(stated, only_revisions(where_cell), label_events)
     result: list[Support] = []
     for revision in REVISIONS:
-        support = stated.get(revision) or from_labels.get(revision)
-        earlier_exists = any(item.state in (EXISTS, DEPRECATED) for item in result)
-        if support and support.source == INFERRED and support.state == ABSENT and earlier_exists:
-            # The cell says an earlier revision has it in some form: carry that forward
-            # rather than trusting the label's "first appears" reading.
-            previous = result[-1]
-            support = Support(revision, previous.state, "", INFERRED)
+        support = stated.get(revision) or explicit.get(revision) or where_inferred.get(revision)
+        if support is None and revision in label_inferred:
+            support = label_inferred[revision]
+            earlier_exists = any(item.state in (EXISTS, DEPRECATED) for item in result)
+            if support.state == ABSENT and earlier_exists:
+                # The cell says an earlier revision has it in some form: carry that forward
+                # rather than trusting the label's "first appears" reading.
+                support = Support(revision, result[-1].state, "", INFERRED)
         result.append(support or Support(revision, UNKNOWN, "", ""))
     return result
 

@@ -27,11 +27,14 @@ CONTEXT_LINES = 3
 MAX_EXCERPT_LINES = 40
 
 
+def settings_roots() -> list[SourceRoot]:
+    """The source roots of the settings alone (what a checkout knows before any database)."""
+    return [_root(entry) for entry in getattr(settings, "CITATION_SOURCES", [])]
+
+
 def effective_roots() -> list[SourceRoot]:
     """Settings defaults, overlaid by admin rows with the same key (admin rows may add keys)."""
-    roots: dict[str, SourceRoot] = {}
-    for entry in getattr(settings, "CITATION_SOURCES", []):
-        roots[entry["key"]] = _root(entry)
+    roots: dict[str, SourceRoot] = {root.key: root for root in settings_roots()}
     for row in SourceRootModel.objects.all():
         roots[row.key] = _root(
             {
@@ -73,6 +76,21 @@ class Override:
 
     git_dir: Path
     commit: str = ""
+
+
+def parse_override(spec: str, roots: list[SourceRoot]) -> tuple[str, Override]:
+    """`PREFIX=GITDIR[@COMMIT]` as the key of the root it names and its override; ValueError
+    naming what is wrong otherwise."""
+    prefix, sep, target = spec.partition("=")
+    if not sep or not prefix or not target:
+        raise ValueError(f"--source expects PREFIX=GITDIR[@COMMIT], got {spec!r}")
+    git_dir, _, commit = target.partition("@")
+    matches = [root for root in roots if root.key == prefix or prefix in root.prefixes]
+    if not matches:
+        raise ValueError(f"--source {spec!r}: no source root has the key or prefix {prefix!r}")
+    if not Path(git_dir).is_dir():
+        raise ValueError(f"--source {spec!r}: {git_dir} is not a directory")
+    return matches[0].key, Override(Path(git_dir), commit)
 
 
 @dataclass

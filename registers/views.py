@@ -20,7 +20,7 @@ from . import exporting, filters, history
 from . import vocabulary as vocab
 from .models import Citation, Register, Row
 from .pagecache import cached_page
-from .quotes import VERDICTS
+from .quotes import DRIFTED, FILE_MISSING, MOVED, VERDICTS
 from .verification import Verifier, effective_roots, summary, verify
 
 PAGE_SIZE = 100
@@ -99,9 +99,17 @@ def register_detail(request, slug: str) -> TemplateResponse:
         "rows": rows,
         "verdict_counts": [(vocab.STATUS_LABELS[key], verdicts.get(key, 0)) for key in filters.STATUS_CHOICES],
         "citation_counts": [(v, citation_verdicts.get(v, 0)) for v in (*VERDICTS, "")],
+        "citation_problems": Citation.objects.filter(row__register=register, verdict__in=CITATION_PROBLEMS)
+        .select_related("row")
+        .order_by("row__order", "order")[:MAX_CITATION_PROBLEMS],
         "can_verify": request.user.has_perm("registers.verify_citations"),
     }
     return TemplateResponse(request, "registers/register_detail.html", context)
+
+
+#: Verdicts a register author must act on, listed on the register page.
+CITATION_PROBLEMS = (DRIFTED, FILE_MISSING, MOVED)
+MAX_CITATION_PROBLEMS = 200
 
 
 @require_POST
@@ -150,6 +158,7 @@ def row_detail(request, slug: str, row_id: str) -> TemplateResponse:
         "example_name": examples[0] if examples else "",
         "model_views": examples[1] if examples else [],
         "findings": findings_for(row.row_id),
+        "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
         "row_history": row_history,
         "audit_run_id": ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
         if row.register.slug == "failure-gap"

@@ -41,3 +41,20 @@ def commit(repo: Path, files: dict[str, str | None], message: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
+
+
+def from_folder(folder: Path, repo: Path, message: str) -> str:
+    """A repository holding a copy of a test-data folder (`.txt` suffixes dropped: test data keeps
+    page sources as text files); returns the commit id."""
+    import shutil
+
+    init(repo)
+    for path in folder.rglob("*"):
+        if path.is_file():
+            target = repo / path.relative_to(folder)
+            target = target.with_name(target.name.removesuffix(".txt"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")

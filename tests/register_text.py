@@ -115,3 +115,34 @@ def register_text(
         )
         + "\n"
     )
+
+
+def comparable(doc):
+    """What a parse says about a register, in a form two parses can be compared by."""
+    return {
+        "title": doc.title,
+        "front": doc.front_matter,
+        "subject": (doc.subject, doc.subject_commit),
+        "rows": [
+            (
+                r.row_id,
+                r.title,
+                r.difference,
+                r.labels_cell,
+                r.where_cell,
+                r.status_cell,
+                r.value_cell,
+                r.effort_cell,
+                r.risk_cell,
+                [(f.key, f.name, f.text) for f in r.fields],
+                [(lb.text, lb.kind) for lb in r.labels],
+                [(s.revision, s.state, s.source, s.note) for s in r.support],
+                (r.introduced_in, r.deprecated_in, r.removed_in),
+                [(n.host, n.state, n.state_source) for n in r.host_notes],
+                r.citations,
+                r.issue_refs,
+                r.wire_refs,
+            )
+            for r in doc.rows
+        ],
+    }

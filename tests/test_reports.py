@@ -20,41 +20,13 @@ from registers.loader import load_registers
 from registers.models import RowVersion
 from registers.parser import parse_register
 from tests.conftest import SHIPPED
-from tests.register_text import register_text
+from tests.register_text import comparable, register_text
 
 pytestmark = pytest.mark.django_db
 
 
 def body(response) -> str:
     return b"".join(response.streaming_content).decode()
-
-
-def comparable(doc):
-    return {
-        "title": doc.title,
-        "front": doc.front_matter,
-        "subject": (doc.subject, doc.subject_commit),
-        "rows": [
-            (
-                r.row_id,
-                r.title,
-                r.difference,
-                r.labels_cell,
-                r.where_cell,
-                r.status_cell,
-                r.value_cell,
-                r.effort_cell,
-                r.risk_cell,
-                [(f.key, f.name, f.text) for f in r.fields],
-                [(lb.text, lb.kind) for lb in r.labels],
-                [(s.revision, s.state, s.note) for s in r.support],
-                r.citations,
-                r.issue_refs,
-                r.wire_refs,
-            )
-            for r in doc.rows
-        ],
-    }
 
 
 @pytest.mark.parametrize("slug", ["content-types", "prompts", "failure-gap"])

@@ -30,10 +30,11 @@ def test_no_space_before_parenthesis():
     ("cell", "expected"),
     [
         ("`24-11..25-11 ✓ · 26-07 rem`", ["exists"] * 4 + ["absent"]),
-        ("`25-03+ MUST`", ["unknown", "exists", "exists", "exists", "exists"]),
+        # A cell that lists revisions has none before the first it lists as having it.
+        ("`25-03+ MUST`", ["absent", "exists", "exists", "exists", "exists"]),
         ("all five ✓", ["exists"] * 5),
-        ("`25-06 forbidden · 26-07 MAY`", ["unknown", "unknown", "absent", "unknown", "exists"]),
-        ("`2025-11-25 ✓`", ["unknown", "unknown", "unknown", "exists", "unknown"]),
+        ("`25-06 forbidden · 26-07 MAY`", ["absent", "absent", "absent", "absent", "exists"]),
+        ("`2025-11-25 ✓`", ["absent", "absent", "absent", "exists", "unknown"]),
         ("removable from 2027-07-28", ["unknown"] * 5),
         ("spec: none · opencode v2 16 MiB · mcpx 64 MiB", ["unknown"] * 5),
     ],
@@ -65,7 +66,7 @@ def test_unknown_without_any_evidence():
 
 def test_milestones():
     support = revision_support("`25-03 ✓ · 25-06 — `", [])
-    assert milestones(support, []) == {"introduced_in": "", "removed_in": "2025-06-18", "deprecated_in": ""}
+    assert milestones(support, []) == {"introduced_in": "2025-03-26", "removed_in": "2025-06-18", "deprecated_in": ""}
     events = [("2025-11-25", "has"), ("2026-07-28", "deprecates")]
     support = revision_support("`25-11 ✓ · 26-07 dep`", events)
     assert milestones(support, events) == {
@@ -96,3 +97,49 @@ def test_host_segments():
         ("opencode-v2", "opencode v1/v2"),
         ("cloudflare", "Cloudflare unwrap"),
     ]
+
+
+# The order of authority (issue: inference that contradicts the Where cell).
+
+
+def test_only_means_no_other_revision_whatever_a_removes_label_implies():
+    result = states("`25-11 only`", [("2026-07-28", "removes")])
+    assert result == [
+        ("absent", "the Where cell says 25-11 only", "inferred"),
+        ("absent", "the Where cell says 25-11 only", "inferred"),
+        ("absent", "the Where cell says 25-11 only", "inferred"),
+        ("exists", "only", "where"),
+        ("absent", "", "label"),
+    ]
+    support = revision_support("`25-11 only`", [("2026-07-28", "removes")])
+    assert milestones(support, [("2026-07-28", "removes")])["introduced_in"] == "2025-11-25"
+
+
+def test_a_list_has_nothing_before_its_first_revision_unless_a_label_says_so():
+    listed = states("`25-11 client asks · 26-07 server decides`", [("2026-07-28", "deprecates")])
+    assert [s for s, _, _ in listed] == ["absent", "absent", "absent", "exists", "exists"]
+    assert listed[0] == ("absent", "before the first revision the Where cell lists", "inferred")
+    assert listed[4] == ("exists", "server decides", "where"), "what the cell states beats the label"
+    labelled = states("`26-07 MUST`", [("2024-11-05", "has")])
+    assert [s for s, _, _ in labelled] == ["exists"] * 5, "a has label earlier than the list starts the strip there"
+    assert labelled[2] == ("exists", "", "inferred")
+
+
+def test_removes_infers_exists_only_where_nothing_says_otherwise():
+    result = states("`25-11 ✓ · 26-07 dep`", [("2026-07-28", "deprecates")])
+    assert [s for s, _, _ in result] == ["absent", "absent", "absent", "exists", "deprecated"]
+    bare = states("nothing about revisions", [("2025-06-18", "removes")])
+    assert [s for s, _, _ in bare] == ["exists", "exists", "absent", "absent", "absent"]
+    assert bare[0] == ("exists", "before its removal", "inferred")
+
+
+def test_a_label_for_its_own_revision_beats_an_inference_but_not_the_cell():
+    result = states("`26-07 only`", [("2025-03-26", "has")])
+    assert [(s, src) for s, _, src in result] == [
+        ("absent", "inferred"),
+        ("exists", "label"),
+        ("absent", "inferred"),
+        ("absent", "inferred"),
+        ("exists", "where"),
+    ]
+    assert states("`25-06 —`", [("2025-06-18", "has")])[2] == ("absent", "", "where")

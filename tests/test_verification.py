@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from io import StringIO
@@ -220,16 +219,8 @@ def test_verify_button_needs_permission_and_csrf(subject_repo):
 
 def test_shipped_spec_citations_hold_against_the_spec_test_data(db, tmp_path):
     """Every spec citation of the shipped registers, against the spec files shipped as test data."""
-    repo = gitrepo.init(tmp_path / "spec")
-    source = TEST_DATA / "mcp-spec"
-    for path in source.rglob("*"):
-        if path.is_file():
-            target = repo / path.relative_to(source)
-            target = target.with_name(target.name.removesuffix(".txt"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-    gitrepo.git(repo, "add", "-A")
-    gitrepo.git(repo, "commit", "-q", "-m", "spec at b0f60ba")
+    repo = tmp_path / "spec"
+    gitrepo.from_folder(TEST_DATA / "mcp-spec", repo, "spec at b0f60ba")
     load_registers([SHIPPED])
     out, code = run("--source", f"spec={repo}@HEAD", "--json")
     payload = json.loads(out)

@@ -148,7 +148,7 @@ def test_register_pages(loaded, client):
     assert "Prompts" in html
     detail = client.get("/registers/failure-gap/").content.decode()
     assert "mcpx @ 05c78b2" in detail
-    assert "The parser found nothing odd" in detail
+    assert "The lint found nothing" in detail
     assert len(row_ids(detail)) == 16
     assert "DPCTER" in detail
     assert client.get("/registers/nope/").status_code == 404

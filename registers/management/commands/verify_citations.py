@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from registers import quotes
 from registers.models import Citation
-from registers.verification import Override, Verifier, effective_roots, summary, verify
+from registers.verification import Override, Verifier, effective_roots, parse_override, summary, verify
 
 
 class Command(BaseCommand):
@@ -83,16 +82,10 @@ class Command(BaseCommand):
         return show
 
     def _override(self, spec: str, roots) -> tuple[str, Override]:
-        prefix, sep, target = spec.partition("=")
-        if not sep or not prefix or not target:
-            raise CommandError(f"--source expects PREFIX=GITDIR[@COMMIT], got {spec!r}")
-        git_dir, _, commit = target.partition("@")
-        matches = [root for root in roots if root.key == prefix or prefix in root.prefixes]
-        if not matches:
-            raise CommandError(f"--source {spec!r}: no source root has the key or prefix {prefix!r}")
-        if not Path(git_dir).is_dir():
-            raise CommandError(f"--source {spec!r}: {git_dir} is not a directory")
-        return matches[0].key, Override(Path(git_dir), commit)
+        try:
+            return parse_override(spec, roots)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
 
     def _table(self, checks) -> None:
         for check in checks:
