@@ -287,3 +287,46 @@ def test_a_queued_run_whose_task_was_taken_and_lost_is_interrupted(target, setti
     assert queued.status == "queued", "a task still waiting for a worker is not lost"
     run.refresh_from_db()
     assert "never started by a worker" in run.error
+
+
+def test_worker_heartbeats_keep_the_start_refresh_the_sighting_and_forget_day_old_workers(db):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from comparison.models import WorkerHeartbeat
+    from comparison.probing import worker_alive
+
+    started = timezone.now() - timedelta(hours=1)
+    worker_alive("host:1", started_at=started)
+    first = WorkerHeartbeat.objects.get(name="host:1")
+    assert first.started_at == started
+    worker_alive("host:1")
+    again = WorkerHeartbeat.objects.get(name="host:1")
+    assert again.started_at == started, "a later beat keeps when the worker started"
+    assert again.seen_at > first.seen_at
+    WorkerHeartbeat.objects.filter(name="host:1").update(seen_at=timezone.now() - timedelta(days=1, minutes=1))
+    worker_alive("host:2")
+    assert list(WorkerHeartbeat.objects.values_list("name", flat=True)) == ["host:2"]
+    worker_alive("host:3")
+    assert WorkerHeartbeat.objects.get(name="host:3").started_at is not None
+    assert WorkerHeartbeat.objects.count() == 2, "a worker seen within the day is kept"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heartbeat_renews_the_lease_and_notices_a_run_that_stopped_being_its_own(target):
+    import time
+
+    from comparison.probing import Heartbeat
+
+    run = ProbeRun.objects.create(target=target, status="running")
+    assert run.heartbeat_at is None
+    with Heartbeat(run.pk, every=0.05) as heartbeat:
+        deadline = time.monotonic() + 10
+        while ProbeRun.objects.get(pk=run.pk).heartbeat_at is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ProbeRun.objects.get(pk=run.pk).heartbeat_at is not None, "the lease was renewed"
+        assert not heartbeat.lost.is_set()
+        ProbeRun.objects.filter(pk=run.pk).update(status="cancelled")
+        assert heartbeat.lost.wait(timeout=10), "the run is no longer running: the heartbeat says so"
+    assert not heartbeat._thread.is_alive(), "the thread ended with the block"

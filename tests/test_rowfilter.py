@@ -194,3 +194,54 @@ def test_facts_document_from_children():
     assert citation_state("no source", "wire") == ""
     assert citation_state("no source", "spec-page") == "unverified"
     assert citation_state("moved", "url") == "moved"
+
+
+def options(query: str) -> dict[str, list[tuple[str, str, bool]]]:
+    f = parse(QueryDict(query))
+    found = facet_options(evaluate(ROWS, f), f, [("alpha", "Alpha"), ("beta", "Beta")])
+    return {name: [(o.value, o.label, o.selected) for o in opts] for name, opts in found.items()}
+
+
+def test_every_facet_option_has_its_label_and_marks_only_what_is_selected():
+    query = (
+        "register=beta&revision=2025-06-18&rev_mode=removed&host=lootbox&label=2025-06-18+removes&status=partial"
+        "&value=med&effort=S&risk=med&cite=moved&changed_since=1"
+    )
+    found = options(query)
+    assert found["register"] == [("alpha", "Alpha", False), ("beta", "Beta", True)]
+    assert [(v, label) for v, label, _ in found["revision"]] == [(rev, rev) for rev in REVS]
+    assert [v for v, _, selected in found["revision"] if selected] == ["2025-06-18"]
+    assert ("lootbox", "lootbox", True) in found["host"]
+    assert ("opencode-v1", "opencode v1", False) in found["host"]
+    assert [v for v, _, selected in found["host"] if selected] == ["lootbox"]
+    assert found["label"] == [("2025-06-18 removes", "2025-06-18 removes", True)]
+    assert found["status"] == [
+        ("yes", "✓", False),
+        ("partial", "partial", True),
+        ("no", "✗", False),
+        ("na", "n/a", False),
+        ("acc", "acc.", False),
+    ]
+    assert found["value"] == [
+        ("high", "+ high", False),
+        ("med", "+ med", True),
+        ("low", "+ low", False),
+        ("negative", "− (cost or moot)", False),
+    ]
+    assert found["effort"] == [("S", "S", True), ("M", "M", False), ("L", "L", False), ("XL", "XL", False)]
+    assert found["risk"] == [("low", "low", False), ("med", "med", True), ("high", "high", False)]
+    assert [(v, label) for v, label, selected in found["cite"] if selected] == [("moved", "any moved")]
+    assert found["changed_since"] == [("1", "since increment 1", True)]
+
+
+def test_labels_are_ordered_by_count_then_text_and_a_chosen_label_no_row_has_is_kept():
+    found = options("")["label"]
+    assert [v for v, _, _ in found] == sorted(v for v, _, _ in found), "each label once: ordered by text"
+    rows = [*ROWS, RowFacts(5, "beta", labels=frozenset({"opencode v1 has"}))]
+    f = parse(QueryDict("label=no+such+label"))
+    labelled = facet_options(evaluate(rows, f), f, [])["label"]
+    assert [(o.value, o.count, o.selected) for o in labelled][:2] == [
+        ("no such label", 0, True),
+        ("opencode v1 has", 2, False),
+    ]
+    assert all(not o.selected for o in labelled[1:])
