@@ -4,7 +4,10 @@ for 20 s over 55 distinct filtered row-list and matrix URLs, first with the page
 Prints requests per second, p50/p95/p99, errors and the database connections the server holds.
 
     DATABASE_URL=postgres://user@127.0.0.1:5432/postgres .venv/bin/python bench/bench_http.py \
-        [--server gunicorn|uvicorn]
+        [--server gunicorn|uvicorn|runserver]
+
+`runserver` is what scripts/start.sh ran before scripts/serve.sh existed: it measures the old
+set-up (run it in a checkout of an older commit to get the "before" numbers).
 
 DATABASE_URL names a PostgreSQL server; a scratch database is created on it and dropped after.
 """
@@ -138,7 +141,7 @@ def report(label: str, latencies: list[float], errors: list[str], seconds: float
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--server", choices=("gunicorn", "uvicorn"), default="gunicorn")
+    parser.add_argument("--server", choices=("gunicorn", "uvicorn", "runserver"), default="gunicorn")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     args = parser.parse_args()
@@ -163,8 +166,11 @@ def main() -> None:
                 stdout=subprocess.DEVNULL,
             )
         port = 18000 + os.getpid() % 1000
+        command = ["scripts/serve.sh"]
+        if args.server == "runserver":
+            command = [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"]
         server = subprocess.Popen(
-            ["scripts/serve.sh"],
+            command,
             cwd=PROJECT,
             env={**env, "PORT": str(port), "MCP_COMPARE_SERVER": args.server},
             start_new_session=True,
@@ -179,13 +185,16 @@ def main() -> None:
                         pass
                     import urllib.request
 
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/registers/", timeout=5).read()
                     break
                 except OSError:
                     time.sleep(0.3)
             paths = urls()
+            workers = os.environ.get("MCP_COMPARE_WEB_WORKERS") or os.cpu_count() * 2
+            if args.server == "runserver":
+                workers = "1 process, threaded"
             print(
-                f"{args.server}, {os.environ.get('MCP_COMPARE_WEB_WORKERS') or os.cpu_count() * 2} workers, "
+                f"{args.server}, {workers} workers, "
                 f"{args.clients} clients, {args.seconds:.0f} s, {len(paths)} distinct URLs"
             )
             for label in ("cache empty at the start", "warm cache"):

@@ -239,7 +239,7 @@ VERIFICATION_FIELDS = (
     "repo_path",
     "found_line",
     "verify_detail",
-    "excerpt_html",
+    "excerpt",
 )
 #: A citation never verified (what the model's defaults say).
 UNVERIFIED = {
@@ -250,7 +250,7 @@ UNVERIFIED = {
     "repo_path": "",
     "found_line": None,
     "verify_detail": "",
-    "excerpt_html": "",
+    "excerpt": {},
 }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
+from . import excerpts
 from . import vocabulary as vocab
 from .citations import locator
 
@@ -282,7 +283,11 @@ class Citation(models.Model):
     repo_path = models.CharField(max_length=1000, blank=True)
     found_line = models.PositiveIntegerField(null=True, blank=True, help_text="Where a moved quote is now.")
     verify_detail = models.TextField(blank=True)
-    excerpt_html = models.TextField(blank=True, help_text="The cited lines with context, highlighted at verification.")
+    excerpt = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The cited lines with context as verification read them: {first, focus: [first, last], lines}.",
+    )
 
     class Meta:
         ordering = ["row", "order"]
@@ -290,6 +295,11 @@ class Citation(models.Model):
 
     def __str__(self) -> str:
         return self.raw[:80]
+
+    @property
+    def excerpt_html(self) -> str:
+        """The kept excerpt, highlighted (the pages that show it are cached)."""
+        return excerpts.render(self.repo_path or self.path, self.excerpt) if self.excerpt else ""
 
     @property
     def locator(self) -> str:

@@ -63,8 +63,6 @@ class SourceText(list):
         super().__init__(lines)
         self.normalised: dict[int, str] = {}
         self.whole: tuple[str, list[tuple[int, int]]] | None = None
-        self.highlighted: list[str] | None = None  # filled by whoever renders excerpts
-        self.excerpts = 0
 
 
 def _normal_line(lines: list[str], number: int) -> str:

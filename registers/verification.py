@@ -5,26 +5,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 from django.utils import timezone
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import TextLexer, get_lexer_for_filename
-from pygments.util import ClassNotFound
 
-from . import facts, quotes
+from . import excerpts, facts, quotes
 from .bulkwrite import update_many
 from .models import Citation
 from .models import SourceRoot as SourceRootModel
 from .sources import GitSource, SourceError, SourceRoot, local_git_dir, root_for
 
 FILE_KINDS_EXCLUDED = ("url", "wire")
-CONTEXT_LINES = 3
-MAX_EXCERPT_LINES = 40
 
 
 def settings_roots() -> list[SourceRoot]:
@@ -102,7 +95,7 @@ class CitationCheck:
     commit: str = ""
     line: int | None = None
     detail: str = ""
-    excerpt_html: str = ""
+    excerpt: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         c = self.citation
@@ -177,86 +170,9 @@ class Verifier:
         lines = self.texts[key]
         located = quotes.locate(citation.quote, lines, citation.line_start, citation.line_end)
         result.verdict, result.line, result.detail = located.verdict, located.line, located.detail
-        result.excerpt_html = excerpt(repo_path, lines, citation.line_start, citation.line_end, located)
+        found = located.line if located.verdict == quotes.MOVED else None
+        result.excerpt = excerpts.cut(lines, citation.line_start, citation.line_end, found)
         return result
-
-
-def excerpt(path: str, lines: list[str], start: int | None, end: int | None, located: quotes.Located) -> str:
-    """The cited (or found) lines with a few lines of context, highlighted by file type."""
-    span = excerpt_span(len(lines), start, end, located)
-    if span is None:
-        return ""
-    first, last = span[0], span[1]
-    if _whole_file_pays(lines):
-        return excerpt_html(highlighted_lines(path, lines), *span)
-    window = highlight("\n".join(lines[first - 1 : last]) + "\n", _lexer(path), _PLAIN).split("\n")
-    return excerpt_html([""] * (first - 1) + window, *span)
-
-
-#: Highlighting a whole file costs about as much as this many one-excerpt windows of it: once a
-#: file has had that many excerpts, the rest come from one highlighting of the whole file.
-WINDOWS_PER_FILE_LINES = 1 / 80
-
-
-def _whole_file_pays(lines: list[str]) -> bool:
-    if not isinstance(lines, quotes.SourceText):
-        return False
-    if lines.highlighted is not None:
-        return True
-    lines.excerpts += 1
-    return lines.excerpts >= len(lines) * WINDOWS_PER_FILE_LINES
-
-
-def excerpt_span(
-    total: int, start: int | None, end: int | None, located: quotes.Located
-) -> tuple[int, int, int, int] | None:
-    """(first, last, focus first, focus last) line numbers of an excerpt, or None."""
-    focus_start = located.line if located.verdict == quotes.MOVED and located.line else start
-    if not focus_start or focus_start > total:
-        return None
-    span = max((end or start or focus_start) - (start or focus_start), 0)
-    focus_end = min(focus_start + span, total, focus_start + MAX_EXCERPT_LINES)
-    return max(1, focus_start - CONTEXT_LINES), min(total, focus_end + CONTEXT_LINES), focus_start, focus_end
-
-
-def highlighted_lines(path: str, lines: list[str]) -> list[str]:
-    """The whole file highlighted once, as one HTML string per line (a SourceText keeps them,
-    so every citation of the file reuses them; a token spanning lines is closed per line)."""
-    cached = getattr(lines, "highlighted", None)
-    if cached is not None:
-        return cached
-    html = highlight("\n".join(lines) + "\n", _lexer(path), _PLAIN).split("\n")
-    if isinstance(lines, quotes.SourceText):
-        lines.highlighted = html
-    return html
-
-
-def excerpt_html(highlighted: list[str], first: int, last: int, focus_start: int, focus_end: int) -> str:
-    width = len(str(last))
-    out = []
-    for number in range(first, last + 1):
-        line = f'<span class="linenos">{number:>{width}}</span>{highlighted[number - 1]}\n'
-        out.append(f'<span class="hll">{line}</span>' if focus_start <= number <= focus_end else line)
-    return f'<div class="highlight excerpt"><pre><code>{"".join(out)}</code></pre></div>'
-
-
-#: One formatter for every file: plain spans, no wrapper (excerpt_html adds line numbers and marks).
-_PLAIN = HtmlFormatter(nowrap=True)
-
-
-@lru_cache(maxsize=64)
-def _lexer_for_suffix(suffix: str):
-    # stripnl off: a file's leading blank lines must keep the line numbers right.
-    try:
-        return get_lexer_for_filename(f"file{suffix}", stripnl=False)
-    except ClassNotFound:
-        return TextLexer(stripnl=False)
-
-
-def _lexer(path: str):
-    """The lexer for a file type, looked up once per suffix (the lookup scans every lexer)."""
-    name = path.removesuffix(".mdx") + (".md" if path.endswith(".mdx") else "")
-    return _lexer_for_suffix(Path(name).suffix.lower())
 
 
 def checkable(citations) -> Iterable[Citation]:
@@ -281,7 +197,7 @@ def verify(citations, *, verifier: Verifier, save: bool = True, progress=None) -
             c.verdict, c.verified_commit, c.verified_at = check.verdict, check.commit[:40], now
             c.source_key, c.repo_path, c.verify_detail = check.source_key, check.repo_path, check.detail
             c.found_line = check.line if check.verdict == quotes.MOVED else None
-            c.excerpt_html = check.excerpt_html
+            c.excerpt = check.excerpt
         update_many(
             Citation,
             [check.citation for check in checks],
@@ -293,7 +209,7 @@ def verify(citations, *, verifier: Verifier, save: bool = True, progress=None) -
                 "repo_path",
                 "verify_detail",
                 "found_line",
-                "excerpt_html",
+                "excerpt",
             ],
         )
         facts.refresh({check.citation.row_id for check in checks})

@@ -10,6 +10,7 @@ from django.db.models import Count
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from comparison.hosts.agreement import row_host_views
@@ -55,9 +56,23 @@ def _filtered_rows(request, template: str, rows_for) -> TemplateResponse:
     page = Paginator(filtered.pks, PAGE_SIZE).get_page(request.GET.get("page"))
     by_pk = rows_for(Row.objects.filter(pk__in=page.object_list)).in_bulk()
     page.object_list = [by_pk[pk] for pk in page.object_list if pk in by_pk]
+    _attach_register_cells(page.object_list)
     context = _filter_context(filtered) | {"page": page}
     response = TemplateResponse(request, _template(request, template, "results"), context)
     return _with_permalink(request, response, filtered.filter)
+
+
+def _attach_register_cells(rows: list[Row]) -> None:
+    """Each row's register cell, built once per register on the page rather than once per row (a
+    URL reversal per row was a fifth of a page's time)."""
+    cells: dict[int, str] = {}
+    for row in rows:
+        if row.register_id not in cells:
+            register = row.register
+            cells[row.register_id] = format_html(
+                '<td><a href="{}">{}</a></td>', register.get_absolute_url(), register.title
+            )
+        row.register_cell = cells[row.register_id]
 
 
 @require_GET

@@ -258,11 +258,44 @@ def test_only_drifted_or_missing_files_fail_the_command(subject_repo):
 
 
 def test_excerpts_keep_line_numbers_when_a_file_starts_with_blank_lines():
-    from registers.quotes import Located, SourceText
-    from registers.verification import excerpt
+    from registers import excerpts
 
-    lines = SourceText(["", "", "def f():", "    return 1", ""])
-    html = excerpt("x.py", lines, 4, 4, Located("exact", 4))
+    kept = excerpts.cut(["", "", "def f():", "    return 1", ""], 4, 4)
+    assert kept == {"first": 1, "focus": [4, 4], "lines": ["", "", "def f():", "    return 1", ""]}
+    html = excerpts.render("x.py", kept)
     assert '<span class="hll"><span class="linenos">4</span>' in html
     assert "return" in html.split('class="hll"')[1]
-    assert excerpt("x.py", lines, 4, 4, Located("exact", 4)) == html, "the highlighted file is reused"
+    assert '<span class="linenos">1</span>\n' in html, "a leading blank line keeps its number"
+
+
+def test_excerpts_are_cut_around_the_cited_or_found_lines_and_bounded():
+    from registers import excerpts
+
+    lines = [f"line {n}" for n in range(1, 201)]
+    assert excerpts.cut(lines, 50, 52) == {"first": 47, "focus": [50, 52], "lines": lines[46:55]}
+    moved = excerpts.cut(lines, 50, 52, found=120)
+    assert (moved["first"], moved["focus"]) == (117, [120, 122]), "a moved quote is shown where it is now"
+    assert excerpts.cut(lines, 199, None)["lines"] == lines[195:200], "context stops at the end of the file"
+    assert excerpts.cut(lines, 2, None)["first"] == 1
+    long = excerpts.cut(lines, 10, 190)
+    assert long["focus"] == [10, 10 + excerpts.MAX_EXCERPT_LINES]
+    assert excerpts.cut(lines, 201, None) == {}
+    assert excerpts.cut(lines, None, None) == {}
+    assert len(excerpts.cut(["x" * 10_000], 1, None)["lines"][0]) == excerpts.MAX_LINE_CHARS
+
+
+def test_a_stored_excerpt_renders_escaped_and_a_malformed_one_renders_nothing():
+    from registers import excerpts
+
+    html = excerpts.render("notes.unknown-type", {"first": 3, "focus": [3, 3], "lines": ["<script>x</script>"]})
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html
+    assert '<span class="linenos">3</span>' in html
+    for broken in (
+        {},
+        {"first": "x", "focus": [1, 1], "lines": ["a"]},
+        {"first": 1, "focus": 3, "lines": ["a"]},
+        {"first": 1, "focus": [1, 1], "lines": [1, 2]},
+        {"first": 1, "focus": [1, 1], "lines": []},
+    ):
+        assert excerpts.render("x.py", broken) == ""
