@@ -146,7 +146,9 @@ def test_the_worker_waits_out_a_locked_database(shared, tmp_path):
         wait_for(lambda: status(url, run)[0] == "done", 60, "the run done")
         assert process.poll() is None, "the worker is still there"
     log = (tmp_path / "worker.log").read_text()
-    assert "transient database error" in log
+    # The lock meets either a run's write (retried in place) or the worker's polling loop (which
+    # waits and goes on), depending on timing: either way it is logged and waited out.
+    assert "transient database error" in log or "database error in the worker loop" in log
 
 
 def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_path):
