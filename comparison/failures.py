@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from registers.vocabulary import HOST_PATH_LABELS
+
 COORDINATES = ("D", "P", "C", "T", "E", "R")
 NAMES = {
     "D": "Detection",
@@ -359,15 +361,6 @@ def host_observations(
     return found
 
 
-HOST_PATH_LABELS = {
-    "opencode-v1": "opencode v1 · direct",
-    "opencode-v1-codemode": "opencode v1 · code mode",
-    "opencode-v2": "opencode v2 · direct",
-    "opencode-v2-codemode": "opencode v2 · code mode",
-    "lootbox": "lootbox · script",
-    "cloudflare": "Cloudflare · code mode",
-    "mcpx": "mcpx · mcpx_call",
-}
 CONSUMERS = ("proxy output", *HOST_PATH_LABELS)
 
 

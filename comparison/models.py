@@ -7,9 +7,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 
+from registers import choices
+from registers.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
+
 from .probes.forkserver import fixture_command
-from .probes.revisions import REVISIONS
-from .probes.runner import VERDICTS, TargetSpec
+from .probes.runner import TargetSpec
 from .probes.scenarios import SUITES
 from .probes.secrets import Redactor, display_command, display_url, url_secrets, url_userinfo
 
@@ -18,14 +20,12 @@ USERINFO_REFUSED = (
     "credential in {where} instead (e.g. Authorization: Basic … or Bearer …): header values are never shown."
 )
 
-TRANSPORTS = [("http", "Streamable HTTP (URL)"), ("stdio", "stdio (command)")]
-
 
 class ProbeTarget(models.Model):
     """A proxy (or server) to probe. Only admins create targets: probes go nowhere else."""
 
     name = models.CharField(max_length=100, unique=True)
-    transport = models.CharField(max_length=10, choices=TRANSPORTS)
+    transport = models.CharField(max_length=10, choices=choices.Transport)
     url = models.URLField(
         max_length=500, blank=True, help_text="For HTTP: the MCP endpoint, e.g. http://127.0.0.1:3301/mcp"
     )
@@ -140,18 +140,23 @@ def _values(headers) -> list[str]:
 
 
 class ProbeRun(models.Model):
-    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+    QUEUED, RUNNING, DONE, FAILED, CANCELLED = (
+        RunStatus.QUEUED,
+        RunStatus.RUNNING,
+        RunStatus.DONE,
+        RunStatus.FAILED,
+        RunStatus.CANCELLED,
+    )
     #: The worker stopped renewing its lease (killed, or its machine gone): partial results kept.
-    INTERRUPTED = "interrupted"
-    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED, CANCELLED, INTERRUPTED)]
-    ACTIVE = (QUEUED, RUNNING)
+    INTERRUPTED = RunStatus.INTERRUPTED
+    ACTIVE = ACTIVE_RUN_STATUSES
     #: Final states whose results are partial or unreliable; pages and exports say so.
     INCOMPLETE = (FAILED, CANCELLED, INTERRUPTED)
 
     target = models.ForeignKey(ProbeTarget, on_delete=models.CASCADE, related_name="runs")
     revisions = models.JSONField(default=list)
     scenarios = models.JSONField(default=list)
-    status = models.CharField(max_length=12, choices=STATUSES, default=QUEUED, db_index=True)
+    status = models.CharField(max_length=12, choices=choices.RunStatus, default=QUEUED, db_index=True)
     cancel_requested = models.BooleanField(default=False)
     real_host = models.BooleanField(default=False, help_text="Also hand tool results to the real opencode binary.")
     done = models.PositiveIntegerField(default=0)
@@ -173,7 +178,7 @@ class ProbeRun(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["target"],
-                condition=models.Q(status__in=["queued", "running"]),
+                condition=models.Q(status__in=[str(status) for status in ACTIVE_RUN_STATUSES]),
                 name="one_active_run_per_target",
             ),
         ]
@@ -206,9 +211,9 @@ class ProbeResult(models.Model):
     #: ",CT-01,CT-05," so a row page finds its results with one LIKE on any database.
     rows_key = models.CharField(max_length=500, blank=True, db_index=True)
     method = models.CharField(max_length=100)
-    requested_revision = models.CharField(max_length=10, choices=[(r, r) for r in REVISIONS])
+    requested_revision = models.CharField(max_length=10, choices=choices.Revision)
     negotiated_revision = models.CharField(max_length=20, blank=True)
-    verdict = models.CharField(max_length=30, choices=[(v, v) for v in VERDICTS], db_index=True)
+    verdict = models.CharField(max_length=30, choices=choices.ProbeVerdict, db_index=True)
     failure = models.TextField(blank=True)
     response = models.JSONField(null=True, blank=True)
     findings = models.JSONField(default=list)

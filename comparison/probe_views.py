@@ -15,10 +15,11 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
+from registers.vocabulary import HOST_PATH_LABELS
+
 from . import failures, reports
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import compare, real_lane
-from .probes.revisions import REVISIONS
 from .probes.runner import VERDICTS
 from .probes.scenarios import suite
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
@@ -37,7 +38,6 @@ def target_detail(request, pk: int) -> TemplateResponse:
         "target": target,
         "runs": target.runs.select_related("started_by")[:50],
         "scenarios": suite(target.suite),
-        "revisions": REVISIONS,
         "can_run": request.user.has_perm("comparison.run_probe"),
         "real_host_available": real_lane.available(),
     }
@@ -163,14 +163,14 @@ def run_audit(request, pk: int) -> TemplateResponse:
     context = {
         "run": run,
         "rows": rows,
-        "consumers": [(c, failures.HOST_PATH_LABELS.get(c, c)) for c in consumers],
+        "consumers": [(c, HOST_PATH_LABELS.get(c, c)) for c in consumers],
         "failures": len(results),
         "published_total": failures.PUBLISHED_TOTAL,
         "evidence": evidence,
         "consumer": consumer,
         "coordinate": coordinate,
         "coordinate_name": failures.NAMES.get(coordinate, ""),
-        "consumer_label": failures.HOST_PATH_LABELS.get(consumer, consumer),
+        "consumer_label": HOST_PATH_LABELS.get(consumer, consumer),
     }
     template = "comparison/run_audit.html#evidence" if getattr(request, "htmx", False) else "comparison/run_audit.html"
     return TemplateResponse(request, template, context)

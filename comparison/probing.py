@@ -25,6 +25,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, close_ol
 from django.utils import timezone
 
 from registers.pagecache import bump_data_version
+from registers.vocabulary import ProbeVerdict
 
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import real_lane
@@ -324,13 +325,15 @@ def _save_result(run: ProbeRun, data: dict) -> None:
         )
 
 
+#: Results that carry a tool result a host would be handed.
+DELIVERED_VERDICTS = [str(v) for v in (ProbeVerdict.AS_EXPECTED, ProbeVerdict.CHANGED, ProbeVerdict.INVALID)]
+
+
 def _real_host_lane(run: ProbeRun, redactor) -> None:
     """Add the real opencode binary's view to every tool result of the run."""
     results = {
         f"r{result.pk}": result
-        for result in run.results.filter(
-            method="tools/call", verdict__in=["as expected", "changed by proxy", "invalid for revision"]
-        )
+        for result in run.results.filter(method="tools/call", verdict__in=DELIVERED_VERDICTS)
         if isinstance(result.response, dict) and isinstance(result.response.get("result"), dict)
     }
     try:

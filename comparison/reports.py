@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator
 from html import escape
 from typing import Any
 
+from registers.vocabulary import HOSTS, REVISIONS
+
 FORMAT_ID = "mcp-compare/report/1"
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
-HOSTS = ("opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx")
 #: Between register documents when a Markdown export spans several registers.
 REGISTER_SEPARATOR = "\n<!-- mcp-compare: next register -->\n\n"
 FRONT_MATTER_KEYS = ("created", "last-updated", "increment", "status", "tags", "description")

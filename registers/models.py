@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from . import excerpts
+from . import choices, excerpts
 from . import vocabulary as vocab
 from .citations import locator
 
@@ -18,10 +18,6 @@ PROVENANCE = {
     vocab.FROM_LABEL: "from a revision label",
     vocab.INFERRED: "inferred from the revision labels",
 }
-
-
-def _choices(values: tuple[str, ...]) -> list[tuple[str, str]]:
-    return [(value, value) for value in values]
 
 
 class Register(models.Model):
@@ -107,8 +103,8 @@ class Row(models.Model):
     status_note = models.TextField(blank=True)
     value_sign = models.CharField(max_length=1, blank=True)
     value_level = models.CharField(max_length=50, blank=True)
-    effort = models.CharField(max_length=2, blank=True, choices=_choices(vocab.EFFORT_SIZES))
-    risk = models.CharField(max_length=4, blank=True, choices=_choices(vocab.RISK_LEVELS))
+    effort = models.CharField(max_length=2, blank=True, choices=choices.Effort)
+    risk = models.CharField(max_length=4, blank=True, choices=choices.Risk)
     introduced_in = models.CharField(max_length=10, blank=True, db_index=True)
     removed_in = models.CharField(max_length=10, blank=True)
     deprecated_in = models.CharField(max_length=10, blank=True)
@@ -159,7 +155,7 @@ class Label(models.Model):
     row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="labels")
     order = models.PositiveIntegerField()
     text = models.CharField(max_length=200, db_index=True)
-    kind = models.CharField(max_length=10, choices=_choices(vocab.LABEL_KINDS))
+    kind = models.CharField(max_length=10, choices=choices.LabelKind)
     revision = models.CharField(max_length=10, blank=True)
     verb = models.CharField(max_length=12, blank=True)
     host = models.CharField(max_length=20, blank=True)
@@ -173,8 +169,8 @@ class Label(models.Model):
 
 class RevisionSupport(models.Model):
     row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="support")
-    revision = models.CharField(max_length=10, choices=_choices(vocab.REVISIONS))
-    state = models.CharField(max_length=10, choices=_choices(vocab.SUPPORT_STATES))
+    revision = models.CharField(max_length=10, choices=choices.Revision)
+    state = models.CharField(max_length=10, choices=choices.SupportState)
     note = models.TextField(blank=True)
     source = models.CharField(max_length=10, blank=True, help_text="where (the cell), label, inferred, or empty.")
 
@@ -197,9 +193,9 @@ class RevisionSupport(models.Model):
 
 class HostNote(models.Model):
     row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="host_notes")
-    host = models.CharField(max_length=20, choices=_choices(vocab.HOSTS))
+    host = models.CharField(max_length=20, choices=choices.Host)
     order = models.PositiveIntegerField()
-    state = models.CharField(max_length=10, choices=_choices(vocab.HOST_STATES))
+    state = models.CharField(max_length=10, choices=choices.HostState)
     state_source = models.CharField(max_length=10, blank=True, help_text="label, where, status, or empty.")
     where = models.JSONField(default=list, blank=True)
     statements = models.JSONField(default=list, blank=True, help_text="[{text, html}]")

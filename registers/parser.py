@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 from . import citations as citation_grammar
 from .hostnotes import HostNote, build_host_notes
 from .support import Support, host_segments, milestones, revision_support
-from .vocabulary import FIXED_LABELS, REVISION_VERBS, REVISIONS, STATUS_VERDICTS
+from .vocabulary import EFFORT_SIZES, FIXED_LABELS, REVISION_VERBS, REVISIONS, RISK_LEVELS, STATUS_VERDICTS
 
 TABLE_HEADER_FIXED = ("ID", "Difference", "Labels", "Where it exists")
 TABLE_HEADER_TAIL = ("Value", "Effort", "Risk")
@@ -43,8 +43,6 @@ CODE_SPAN_LABEL = re.compile(r"`([^`]+)`")
 REVISION_LABEL = re.compile(r"^(?P<rev>\d{4}-\d{2}-\d{2}) (?P<verb>has|removes|deprecates)$")
 STATUS_CELL = re.compile(r"^(?P<verdict>✓|✗|partial|n/a|acc\.)(?P<broken> broken)?(?: — (?P<note>.*))?$")
 VALUE_CELL = re.compile(r"^(?P<sign>[+−-]) (?P<level>\S+)$")
-EFFORT_VALUES = ("S", "M", "L", "XL")
-RISK_VALUES = ("low", "med", "high")
 
 STANDARD_FIELDS = {
     "What": "what",
@@ -552,9 +550,9 @@ def _apply_cells(row: RowDoc, table_row: dict, warnings: list[ParseWarning], sub
         raise RegisterParseError(
             "", line, f"{row.row_id}: expected `+ low`, `+ med` or `+ high`, got {row.value_cell!r}"
         )
-    if row.effort_cell not in EFFORT_VALUES:
+    if row.effort_cell not in EFFORT_SIZES:
         raise RegisterParseError("", line, f"{row.row_id}: expected effort S, M, L or XL, got {row.effort_cell!r}")
-    if row.risk_cell not in RISK_VALUES:
+    if row.risk_cell not in RISK_LEVELS:
         raise RegisterParseError("", line, f"{row.row_id}: expected risk low, med or high, got {row.risk_cell!r}")
     row.effort, row.risk = row.effort_cell, row.risk_cell
     label_texts = CODE_SPAN_LABEL.findall(row.labels_cell)

@@ -15,17 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-EXACT, MOVED, DRIFTED, FILE_MISSING, NO_QUOTE, NO_SOURCE = (
-    "exact",
-    "moved",
-    "drifted",
-    "file missing",
-    "no quote",
-    "no source",
-)
-VERDICTS = (EXACT, MOVED, DRIFTED, FILE_MISSING, NO_QUOTE, NO_SOURCE)
-#: Verdicts a register's CI should fail on.
-FAILING = (DRIFTED, FILE_MISSING)
+from .vocabulary import CITATION_VERDICTS, FAILING_CITATIONS, CitationVerdict
+
+EXACT, MOVED, DRIFTED, FILE_MISSING, NO_QUOTE, NO_SOURCE = CitationVerdict
+VERDICTS = CITATION_VERDICTS
+FAILING = FAILING_CITATIONS
 
 MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 #: A quote cut inside a link's target: `[text](/spec/20` at the end.

@@ -30,7 +30,13 @@ from . import vocabulary as vocab
 REV_MODES = ("exists", "introduced", "removed", "absent", "unknown")
 HOST_MODES = ("mentioned", "has", "partial", "lacks")
 VALUE_CHOICES = ("high", "med", "low", "negative")
-STATUS_CHOICES = ("yes", "partial", "no", "na", "acc")
+STATUS_CHOICES = (
+    vocab.StatusVerdict.YES,
+    vocab.StatusVerdict.PARTIAL,
+    vocab.StatusVerdict.NO,
+    vocab.StatusVerdict.NA,
+    vocab.StatusVerdict.ACC,
+)
 CITATION_CHOICES = ("drifted", "moved", "unverified")
 
 #: The facets in the order they are checked (and shown). `q` is applied by the database.
@@ -188,11 +194,11 @@ NON_FILE_KINDS = ("url", "wire")
 def citation_state(verdict: str, kind: str) -> str:
     """The citation facet a citation counts towards: drifted (incl. file missing), moved, or
     unverified (a file citation never checked, or whose source is not configured or synced)."""
-    if verdict in ("drifted", "file missing"):
+    if verdict in vocab.FAILING_CITATIONS:
         return "drifted"
-    if verdict == "moved":
+    if verdict == vocab.CitationVerdict.MOVED:
         return "moved"
-    if verdict in ("", "no source") and kind not in NON_FILE_KINDS:
+    if verdict in ("", vocab.CitationVerdict.NO_SOURCE) and kind not in NON_FILE_KINDS:
         return "unverified"
     return ""
 

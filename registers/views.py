@@ -43,8 +43,6 @@ def _filter_context(filtered: filters.Filtered) -> dict:
     return {
         "filter": filtered.filter,
         "filter_fields": filters.filter_fields(filtered.filter, filtered.facets()),
-        "revisions": vocab.REVISIONS,
-        "hosts": [(key, vocab.HOST_NAMES[key]) for key in vocab.HOSTS],
         "matrix_columns": 1 + len(vocab.REVISIONS) + len(vocab.HOSTS),
         "export_formats": EXPORT_FORMATS,
     }

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from registers.vocabulary import HostPath as Path
+
 from . import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
 from .view import ABSENT, HostView
 
@@ -41,14 +43,18 @@ class HostPath:
     takes_provider: bool = False
 
 
+def _path(key: Path, render: Callable[..., HostView], takes_provider: bool = False) -> HostPath:
+    return HostPath(key, key.host, key.label, render, takes_provider)
+
+
 TOOL_PATHS = (
-    HostPath("opencode-v1", "opencode-v1", "opencode v1 · direct", opencode_v1.direct, True),
-    HostPath("opencode-v1-codemode", "opencode-v1", "opencode v1 · code mode", opencode_v1.codemode, True),
-    HostPath("opencode-v2", "opencode-v2", "opencode v2 · direct", opencode_v2.direct, True),
-    HostPath("opencode-v2-codemode", "opencode-v2", "opencode v2 · code mode", opencode_v2.codemode, True),
-    HostPath("lootbox", "lootbox", "lootbox · script", lootbox.script),
-    HostPath("cloudflare", "cloudflare", "Cloudflare · code mode", cloudflare.script),
-    HostPath("mcpx", "mcpx", "mcpx · mcpx_call", mcpx.call),
+    _path(Path.OPENCODE_V1, opencode_v1.direct, True),
+    _path(Path.OPENCODE_V1_CODEMODE, opencode_v1.codemode, True),
+    _path(Path.OPENCODE_V2, opencode_v2.direct, True),
+    _path(Path.OPENCODE_V2_CODEMODE, opencode_v2.codemode, True),
+    _path(Path.LOOTBOX, lootbox.script),
+    _path(Path.CLOUDFLARE, cloudflare.script),
+    _path(Path.MCPX, mcpx.call),
 )
 PROVIDERS = ("openai-compatible", "openai", "anthropic", "amazon-bedrock", "xai", "google-vertex-anthropic", "gemini-3")
 

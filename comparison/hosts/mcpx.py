@@ -10,14 +10,14 @@ import copy
 import json
 from typing import Any
 
+from registers.vocabulary import REVISIONS
+
 from .view import HostView, Part, Rule, base64_size, describe_block
 
 RENDER_RULE = Rule("internal/cli/commands.go:385-415", ("CT-13", "FG-16"))
 LINK_RULE = Rule("internal/mcpserver/revisions.go:260-273", ("CT-06",))
 DOWNGRADE_RULE = Rule("internal/mcpserver/revisions.go:132-170", ("CT-12",))
 PROMPT_RULE = Rule("internal/cli/serve.go:640-669", ("PRM-07",))
-
-REVISION_ORDER = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 
 def render_text(result: dict) -> str:
@@ -71,7 +71,7 @@ def call(result: Any) -> HostView:
 
 
 def _before(revision: str, other: str) -> bool:
-    return REVISION_ORDER.index(revision) < REVISION_ORDER.index(other)
+    return REVISIONS.index(revision) < REVISIONS.index(other)
 
 
 def _link_as_resource(block: dict) -> dict:

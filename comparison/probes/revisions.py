@@ -16,7 +16,8 @@ from typing import Any
 
 import jsonschema
 
-REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+from registers.vocabulary import REVISIONS
+
 SCHEMAS = Path(__file__).resolve().parent.parent / "data" / "schemas"
 
 #: (thing, first revision that defines it, register row)

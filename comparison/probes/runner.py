@@ -14,14 +14,15 @@ from typing import Any
 from comparison import failures
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
 from comparison.hosts.present import shorten, view_data
+from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from . import revisions
 from .forkserver import fixture_command
 from .scenarios import Scenario, expected_fixture_response
 from .wire import STATELESS_REVISION, HttpTransport, Limits, StdioTransport, WireClient
 
-AS_EXPECTED, CHANGED, INVALID, FAILED = "as expected", "changed by proxy", "invalid for revision", "failed to probe"
-VERDICTS = (AS_EXPECTED, CHANGED, INVALID, FAILED)
+AS_EXPECTED, CHANGED, INVALID, FAILED = ProbeVerdict
+VERDICTS = PROBE_VERDICTS
 MAX_DIFFS = 40
 logger = logging.getLogger(__name__)
 
