@@ -58,7 +58,7 @@ class ProbeTarget(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("target_detail", args=[self.pk])
+        return reverse("comparison:target_detail", args=[self.pk])
 
     def clean(self) -> None:
         errors = {}
@@ -187,7 +187,7 @@ class ProbeRun(models.Model):
         return f"run {self.pk} on {self.target}"
 
     def get_absolute_url(self) -> str:
-        return reverse("run_detail", args=[self.pk])
+        return reverse("comparison:run_detail", args=[self.pk])
 
     @property
     def active(self) -> bool:
@@ -237,7 +237,7 @@ class ProbeResult(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("result_detail", args=[self.pk])
+        return reverse("comparison:result_detail", args=[self.pk])
 
 
 class WorkerHeartbeat(models.Model):

@@ -260,3 +260,18 @@ def audit_csv(table: list[dict[str, Any]]) -> Iterator[str]:
             ]
         )
     yield buffer.getvalue()
+
+
+AUDIT_FORMAT_ID = "mcp-compare/audit/1"
+
+
+def audit_json(run_id: int, target: str, published_total: int, cells: list[dict[str, Any]]) -> str:
+    """The DPCTER audit of one run as JSON: one cell per coordinate and consumer."""
+    payload = {
+        "format": AUDIT_FORMAT_ID,
+        "run": run_id,
+        "target": target,
+        "published_total": published_total,
+        "cells": cells,
+    }
+    return json.dumps(payload, indent=2)

@@ -11,7 +11,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from comparison import reports
-from comparison.models import ProbeResult, ProbeRun
+from comparison.selectors import latest_probe_verdicts
 
 from . import filters
 from .models import Citation, HostNote, Label, Register, RevisionSupport
@@ -40,26 +40,6 @@ def register_dict(register: Register) -> dict[str, Any]:
         "last_updated": register.front_matter.get("last-updated")
         or (register.last_updated.isoformat() if register.last_updated else ""),
     }
-
-
-def latest_probe_verdicts() -> dict[str, Counter]:
-    """Per register row, the verdicts of the latest ended run of every target. A verdict from a run
-    that did not finish says so: `as expected (run interrupted)`."""
-    latest: dict[int, tuple[int, str]] = {}
-    final = (ProbeRun.DONE, *ProbeRun.INCOMPLETE)
-    for run_id, target_id, status in (
-        ProbeRun.objects.filter(status__in=final).order_by("pk").values_list("pk", "target_id", "status")
-    ):
-        latest[target_id] = (run_id, status)
-    status_of = dict(latest.values())
-    verdicts: dict[str, Counter] = {}
-    for run_id, rows, verdict in ProbeResult.objects.filter(run_id__in=list(status_of)).values_list(
-        "run_id", "rows", "verdict"
-    ):
-        label = verdict if status_of[run_id] == ProbeRun.DONE else f"{verdict} (run {status_of[run_id]})"
-        for row_id in rows:
-            verdicts.setdefault(row_id, Counter())[label] += 1
-    return verdicts
 
 
 def rows_queryset(row_filter: filters.RowFilter):

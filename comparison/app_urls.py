@@ -1,0 +1,19 @@
+"""The comparison app's pages: the playground and the probes (namespace "comparison")."""
+
+from django.urls import path
+
+from . import probe_views, views
+
+app_name = "comparison"
+
+urlpatterns = [
+    path("playground/", views.playground, name="playground"),
+    path("probes/", probe_views.target_list, name="target_list"),
+    path("probes/targets/<int:pk>/", probe_views.target_detail, name="target_detail"),
+    path("probes/targets/<int:pk>/run/", probe_views.run_probe_view, name="run_probe"),
+    path("probes/runs/<int:pk>/", probe_views.run_detail, name="run_detail"),
+    path("probes/runs/<int:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),
+    path("probes/runs/<int:pk>/audit/", probe_views.run_audit, name="run_audit"),
+    path("probes/compare/", probe_views.compare_runs, name="compare_runs"),
+    path("probes/results/<int:pk>/", probe_views.result_detail, name="result_detail"),
+]

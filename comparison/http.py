@@ -1,0 +1,16 @@
+"""The request type the views see: django-htmx's middleware (installed in the settings) gives
+every request an `htmx` attribute, true for requests htmx made."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def partial(request: HtmxHttpRequest, template: str, name: str) -> str:
+    """The template, or only its partial `name` when htmx asked (it swaps that part of the page)."""
+    return f"{template}#{name}" if request.htmx else template

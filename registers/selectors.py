@@ -1,0 +1,148 @@
+"""Reads that build the register pages' data. Views parse the request, call one of these and
+render; nothing here writes. Probe results come through comparison.selectors, the registers app's
+one declared way into the comparison app's database side."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, QuerySet
+from django.shortcuts import get_object_or_404
+from django.utils.html import format_html
+
+from comparison import selectors as probe_selectors
+from comparison.hosts.agreement import row_host_views
+from comparison.hosts.findings import findings_for
+
+from . import filters, history
+from . import vocabulary as vocab
+from .models import Citation, Register, Row
+
+PAGE_SIZE = 100
+EXPORT_FORMATS = [("md", "Markdown (register format)"), ("html", "HTML report"), ("json", "JSON"), ("csv", "CSV")]
+#: Verdicts a register author must act on, listed on the register page.
+CITATION_PROBLEMS = (vocab.CitationVerdict.DRIFTED, vocab.CitationVerdict.FILE_MISSING, vocab.CitationVerdict.MOVED)
+MAX_CITATION_PROBLEMS = 200
+#: Registers with this tag hold the failure-gap rows, which link to the latest DPCTER audit.
+FAILURE_TAG = "area:failures"
+
+
+@dataclass
+class RowsPage:
+    """One page of a filtered listing: the filter state, its facets and the page's rows."""
+
+    filtered: filters.Filtered
+    page: Page
+
+    def context(self) -> dict:
+        return {
+            "filter": self.filtered.filter,
+            "filter_fields": filters.filter_fields(self.filtered.filter, self.filtered.facets()),
+            "matrix_columns": 1 + len(vocab.REVISIONS) + len(vocab.HOSTS),
+            "export_formats": EXPORT_FORMATS,
+            "page": self.page,
+        }
+
+
+def rows_page(query, page_number: str | None) -> RowsPage:
+    """The rows a filter query selects, one page of them fetched with what a listing shows."""
+    filtered = filters.run(filters.parse(query))
+    page = Paginator(filtered.pks, PAGE_SIZE).get_page(page_number)
+    by_pk = Row.objects.filter(pk__in=page.object_list).for_listing().in_bulk()
+    page.object_list = [by_pk[pk] for pk in page.object_list if pk in by_pk]
+    _attach_register_cells(page.object_list)
+    return RowsPage(filtered, page)
+
+
+def _attach_register_cells(rows: list[Row]) -> None:
+    """Each row's register cell, built once per register on the page rather than once per row (a
+    URL reversal per row was a fifth of a page's time)."""
+    cells: dict[int, str] = {}
+    for row in rows:
+        if row.register_id not in cells:
+            register = row.register
+            cells[row.register_id] = format_html(
+                '<td><a href="{}">{}</a></td>', register.get_absolute_url(), register.title
+            )
+        row.register_cell = cells[row.register_id]
+
+
+def register_list() -> QuerySet[Register]:
+    return Register.objects.annotate(row_count=Count("rows")).order_by("title")
+
+
+def register_page(slug: str) -> dict:
+    register = get_object_or_404(Register, slug=slug)
+    verdicts = dict(
+        register.rows.values_list("status_verdict").annotate(n=Count("pk")).values_list("status_verdict", "n")
+    )
+    file_citations = Citation.objects.filter(row__register=register).exclude(kind__in=["url", "wire"])
+    citation_verdicts = dict(file_citations.values_list("verdict").annotate(n=Count("pk")).values_list("verdict", "n"))
+    return {
+        "register": register,
+        "rows": register.rows.for_listing().order_by("order"),
+        "verdict_counts": [(vocab.STATUS_LABELS[key], verdicts.get(key, 0)) for key in filters.STATUS_CHOICES],
+        "citation_counts": [(v, citation_verdicts.get(v, 0)) for v in (*vocab.CITATION_VERDICTS, "")],
+        "citation_problems": Citation.objects.filter(row__register=register, verdict__in=CITATION_PROBLEMS)
+        .select_related("row")
+        .order_by("row__order", "order")[:MAX_CITATION_PROBLEMS],
+    }
+
+
+def row_page(slug: str, row_id: str) -> dict:
+    """A row with everything its page shows: cells, fields, citations by host, history, neighbours,
+    the host models' views of its example, lint findings, and the probe results that exercised it."""
+    row = get_object_or_404(
+        Row.objects.select_related("register").prefetch_related(
+            "labels", "support", "host_notes", "citations", "versions"
+        ),
+        register__slug=slug,
+        row_id=row_id,
+    )
+    citations = list(row.citations.all())
+    host_states = {note.host: note.state for note in row.host_notes.all()}
+    example_name, model_views = row_host_views(row.row_id, host_states) or ("", [])
+    return {
+        "row": row,
+        "register": row.register,
+        "example_name": example_name,
+        "model_views": model_views,
+        "findings": findings_for(row.row_id),
+        "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
+        "row_history": _history(row),
+        "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
+        "probe_results": probe_selectors.row_probe_results(row.row_id),
+        "fields": [f for f in row.fields if f["key"] != "sources"],
+        "sources": row.field("sources"),
+        "citations": citations,
+        "host_notes": [
+            {"note": note, "citations": [citations[i] for i in note.citation_orders if i < len(citations)]}
+            for note in row.host_notes.all()
+        ],
+        **_neighbours(row),
+    }
+
+
+def _history(row: Row) -> list[dict]:
+    """Each replaced version of the row with what changed from it to the next one."""
+    versions = list(row.versions.all())
+    newer = [history.snapshot(row, [label.text for label in row.labels.all()])]
+    newer += [version.snapshot for version in versions]
+    return [
+        {"version": version, "changes": history.changes(version.snapshot, newer[index])}
+        for index, version in enumerate(versions)
+    ]
+
+
+def _neighbours(row: Row) -> dict:
+    siblings = Row.objects.filter(register=row.register).only("row_id", "title")
+    return {
+        "previous_row": siblings.filter(order__lt=row.order).order_by("-order").first(),
+        "next_row": siblings.filter(order__gt=row.order).order_by("order").first(),
+    }
+
+
+def row_by_id(row_id: str) -> Row | None:
+    """Rows cite each other by ID across registers; IDs are unique across a register set."""
+    return Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title").first()
