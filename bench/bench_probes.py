@@ -23,10 +23,11 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
+from comparison.probes.http_transport import HttpTransport  # noqa: E402
 from comparison.probes.revisions import REVISIONS  # noqa: E402
 from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
 from comparison.probes.scenarios import FIXTURE  # noqa: E402
-from comparison.probes.wire import HttpTransport, WireClient  # noqa: E402
+from comparison.probes.wire import WireClient  # noqa: E402
 from tests.processes import FIXTURE_STDIO, mcp_proxy_command  # noqa: E402
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from registers.vocabulary import HOST_PATH_LABELS
 
+from .envelope import ENVELOPE_SCHEMA, find_envelope
+
 COORDINATES = ("D", "P", "C", "T", "E", "R")
 NAMES = {
     "D": "Detection",
@@ -33,7 +35,6 @@ NAMES = {
 PUBLISHED = {"D": (18, 21), "P": (8, 19), "C": (0, 19), "T": (0, 18), "E": (0, 0), "R": (0, 0)}
 PUBLISHED_TOTAL = 21
 
-ENVELOPE_SCHEMA = "mcp-error/1"
 #: JSON-RPC codes whose meaning selects a next action.
 CODE_POLICY = {
     -32602: "fix-argument",
@@ -142,50 +143,10 @@ class Profile:
         }
 
 
-#: Failure prose is scored on its first 64 KiB, and envelopes are looked for in the first 256 KiB of a
-#: text: a multi-megabyte answer costs the same as a short one (the scan was measured at 3 s per
-#: consumer for 6 MB), and no failure message a host acts on is longer.
+#: Failure prose is scored on its first 64 KiB: a multi-megabyte answer costs the same as a short
+#: one (the scan was measured at 3 s per consumer for 6 MB), and no failure message a host acts on
+#: is longer.
 MAX_SCORED_TEXT = 64 * 1024
-MAX_ENVELOPE_SCAN = 256 * 1024
-
-
-def find_envelope(*values: Any) -> dict[str, Any] | None:
-    """An `mcp-error/1` envelope given as an object, or as JSON text, anywhere in `values`."""
-    for value in values:
-        if isinstance(value, str):
-            value = value[:MAX_ENVELOPE_SCAN]
-        if isinstance(value, dict):
-            candidate = value.get("error") if "error" in value else value
-            if isinstance(candidate, dict) and candidate.get("schema") == ENVELOPE_SCHEMA:
-                return candidate
-        if isinstance(value, str) and ENVELOPE_SCHEMA in value:
-            found = _envelope_in_text(value)
-            if found:
-                return found
-    return None
-
-
-MAX_ENVELOPE_ATTEMPTS = 200
-_DECODER = json.JSONDecoder()
-
-
-def _envelope_in_text(text: str) -> dict[str, Any] | None:
-    """The first envelope written as JSON inside prose: tries the objects that start at each `{`."""
-    start = text.find("{")
-    for _ in range(MAX_ENVELOPE_ATTEMPTS):
-        if start == -1:
-            return None
-        try:
-            parsed, _ = _DECODER.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            start = text.find("{", start + 1)
-            continue
-        if isinstance(parsed, dict):
-            candidate = parsed.get("error") if "error" in parsed else parsed
-            if isinstance(candidate, dict) and candidate.get("schema") == ENVELOPE_SCHEMA:
-                return candidate
-        start = text.find("{", start + 1)
-    return None
 
 
 def fail_closed_policy(envelope: dict[str, Any] | None) -> str:

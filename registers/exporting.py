@@ -1,5 +1,7 @@
-"""Rows and registers as the plain dicts comparison.reports renders; streamed from the database in
-chunks so memory stays flat whatever the size of the register set."""
+"""Exports of the rows a filter selects: Markdown in the register format (registers.format's
+writer), the HTML report (templates/reports/report.html, autoescaped), JSON and CSV
+(comparison.reports). Streamed from the database in chunks so memory stays flat whatever the size
+of the register set."""
 
 from __future__ import annotations
 
@@ -8,13 +10,17 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Prefetch
+from django.template.loader import get_template
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from comparison import reports
 from comparison.selectors import latest_probe_verdicts
 
 from . import filters
+from .format import RegisterHead, RegisterRow, registers_text
 from .models import Citation, HostNote, Label, Register, RevisionSupport
+from .vocabulary import REVISIONS
 
 CHUNK = 200
 CONTENT_TYPES = {
@@ -91,19 +97,68 @@ def row_dicts(row_filter: filters.RowFilter, *, with_html: bool = False) -> Iter
         yield item
 
 
+def register_head(register: Register) -> RegisterHead:
+    data = register_dict(register)
+    return RegisterHead(
+        title=data["title"],
+        subject=data["subject"],
+        subject_commit=data["subject_commit"],
+        created=data["created"],
+        last_updated=data["last_updated"],
+        increment=data["increment"],
+        status=data["status"],
+        tags=tuple(data["tags"]),
+        description=data["description"],
+        intro=data["intro"],
+    )
+
+
+ROW_CELLS = ("difference", "labels_cell", "where_cell", "status_cell", "value_cell", "effort_cell", "risk_cell")
+
+
+def register_row(row: dict[str, Any]) -> RegisterRow:
+    return RegisterRow(
+        row_id=row["row_id"],
+        title=row["title"],
+        cells=tuple(row[cell] for cell in ROW_CELLS),
+        fields=tuple((field["name"], field["text"]) for field in row["fields"]),
+    )
+
+
+def html_chunks(meta: dict[str, Any], registers: list[dict[str, Any]], rows) -> Iterator[str]:
+    """The HTML report in parts: its head, one section per row, its tail (one template)."""
+    head, row_part, tail = (get_template(f"reports/report.html#{part}") for part in ("head", "row", "tail"))
+    yield head.render({"meta": meta, "registers": registers})
+    count = 0
+    for row in rows:
+        count += 1
+        html = row.get("html") or {}
+        rendered = html.get("fields") or []
+        context = {
+            "row": row,
+            "strip": [(revision, row["support"].get(revision, "unknown")) for revision in REVISIONS],
+            "citations": sorted((row.get("citations") or {}).items()),
+            "probe": sorted((row.get("probe") or {}).items()),
+            "fields": [
+                (field["name"], mark_safe(rendered[index]) if index < len(rendered) else field["text"])  # noqa: S308 - load-time renderer output, raw HTML escaped
+                for index, field in enumerate(row["fields"])
+            ],
+        }
+        yield row_part.render(context)
+    yield tail.render({"count": count})
+
+
 def export_chunks(fmt: str, row_filter: filters.RowFilter) -> Iterator[str]:
     """The chunks of one export of the rows `row_filter` selects."""
     registers = Register.objects.filter(pk__in=filters.apply(row_filter).values("register")).order_by("title")
     meta = {"generated": timezone.now().isoformat(timespec="seconds"), "filter": row_filter.params()}
     if fmt == "md":
-        grouped: dict[str, list[dict]] = {}
+        grouped: dict[str, list[RegisterRow]] = {}
         for row in row_dicts(row_filter):
-            grouped.setdefault(row["register"], []).append(row)
-        yield from reports.markdown([(register_dict(r), grouped.get(r.slug, [])) for r in registers])
+            grouped.setdefault(row["register"], []).append(register_row(row))
+        yield from registers_text([(register_head(r), grouped.get(r.slug, [])) for r in registers])
     elif fmt == "html":
-        yield from reports.html_report(
-            meta, [register_dict(r) for r in registers], row_dicts(row_filter, with_html=True)
-        )
+        yield from html_chunks(meta, [register_dict(r) for r in registers], row_dicts(row_filter, with_html=True))
     elif fmt == "json":
         yield from reports.json_report(meta, [register_dict(r) for r in registers], row_dicts(row_filter))
     elif fmt == "csv":

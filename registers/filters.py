@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .models import Register, Row
 from .pagecache import data_version
+from .rowfacts import row_facts
 from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary callers use)
     CITATION_CHOICES,
     FACETS,
@@ -30,7 +31,6 @@ from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary call
     facet_options,
     filter_fields,
     parse,
-    row_facts,
 )
 
 FACT_COLUMNS = (

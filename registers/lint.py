@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from .parser import RegisterDoc, RegisterParseError, RowDoc
+from .format import RegisterDoc, RegisterParseError, RowDoc
 from .sources import SourceRoot, root_for
 from .support import host_segments, only_revisions, support_from_where
 from .vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_LACKS, HOST_NAMES, REVISION_SHORT
@@ -43,7 +43,7 @@ class Finding:
 
 def lint_text(text: str, path: str, roots: list[SourceRoot] | None = None) -> list[Finding]:
     """Every finding of one register file, a parse failure included."""
-    from .parser import parse_register
+    from .format import parse_register
 
     try:
         doc = parse_register(text, path)

@@ -38,7 +38,7 @@ class Register(models.Model):
     source_path = models.CharField(max_length=1000, blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
     read_with = models.PositiveIntegerField(
-        default=0, help_text="The reading rules (registers.parser.READING_RULES) the stored rows were parsed with."
+        default=0, help_text="The reading rules (registers.format.READING_RULES) the stored rows were parsed with."
     )
     warnings = models.JSONField(default=list, blank=True, help_text="[{line, message}] kept from the parser.")
     findings = models.JSONField(

@@ -10,8 +10,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from comparison import failures
-from comparison.failures import Observation, find_envelope, profiles, raw_observation, score
+from comparison import envelope, failures
+from comparison.envelope import find_envelope
+from comparison.failures import Observation, profiles, raw_observation, score
 from comparison.probes.fixture_content import ENVELOPE
 from comparison.probes.runner import TargetSpec, run_probe
 from comparison.probes.scenarios import FIXTURE
@@ -96,21 +97,21 @@ def test_envelope_found_in_text_objects_and_nested():
 
 
 def test_envelope_in_text_skips_what_is_not_one_and_stops_where_it_must():
-    envelope = {"schema": "mcp-error/1", "code": "found"}
-    text = json.dumps(envelope)
+    found = {"schema": "mcp-error/1", "code": "found"}
+    text = json.dumps(found)
     assert find_envelope("{broken " + text)["code"] == "found", "a brace that starts no JSON is skipped"
     assert find_envelope('{"a": 1} then ' + text)["code"] == "found", "an object that is no envelope is skipped"
-    assert find_envelope(json.dumps({"error": envelope}))["code"] == "found", "an error member is the envelope"
+    assert find_envelope(json.dumps({"error": found}))["code"] == "found", "an error member is the envelope"
     assert find_envelope(json.dumps({"error": "mcp-error/1", "schema": "mcp-error/1"})) is None
     assert find_envelope(json.dumps({"schema": "mcp-error/2"}) + " mcp-error/1") is None
     assert find_envelope("[" + text + "]")["code"] == "found", "an envelope inside a list is found by its brace"
     assert find_envelope('{"a": [1, 2]} ' * 3 + text)["code"] == "found"
     # The scan gives up after MAX_ENVELOPE_ATTEMPTS objects that are not envelopes.
-    attempts = failures.MAX_ENVELOPE_ATTEMPTS
+    attempts = envelope.MAX_ENVELOPE_ATTEMPTS
     assert find_envelope("{" * (attempts - 1) + " " + text)["code"] == "found"
     assert find_envelope("{" * attempts + " " + text) is None
-    assert find_envelope("x" * failures.MAX_ENVELOPE_SCAN + text) is None, "past the scanned prefix"
-    assert find_envelope(text + "x" * failures.MAX_ENVELOPE_SCAN)["code"] == "found"
+    assert find_envelope("x" * envelope.MAX_ENVELOPE_SCAN + text) is None, "past the scanned prefix"
+    assert find_envelope(text + "x" * envelope.MAX_ENVELOPE_SCAN)["code"] == "found"
     assert find_envelope("no braces at all, mcp-error/1") is None
 
 

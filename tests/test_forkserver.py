@@ -11,7 +11,8 @@ import sys
 import time
 
 from comparison.probes import forkserver
-from comparison.probes.wire import StdioTransport, WireClient
+from comparison.probes.stdio_transport import StdioTransport
+from comparison.probes.wire import WireClient
 from tests.processes import PROJECT, descendants
 
 

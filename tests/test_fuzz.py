@@ -18,9 +18,11 @@ from comparison import failures
 from comparison.hosts import mcpx, prompt_views, tool_views
 from comparison.hosts.present import view_data
 from comparison.probes import jsonsafe, revisions
+from comparison.probes.exchange import Exchange, Limits
+from comparison.probes.http_transport import HttpTransport
 from comparison.probes.runner import VERDICTS, ProbeOutcome, TargetSpec, assess, diff
 from comparison.probes.scenarios import Scenario, suite
-from comparison.probes.wire import Exchange, HttpTransport, Limits, StdioTransport
+from comparison.probes.stdio_transport import StdioTransport
 from comparison.reports import spreadsheet_safe
 from tests.strategies import almost_json, json_values, responses, results
 

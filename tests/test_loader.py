@@ -91,12 +91,12 @@ def test_failing_load_changes_nothing(tmp_path, loaded, shipped_dir):
 
 def test_failure_inside_the_transaction_rolls_back(tmp_path, loaded, monkeypatch):
     """A database error midway (after earlier registers were written) leaves nothing behind."""
-    from registers import loader
+    from registers import loadwrite
 
     before = snapshot()
     first = write(tmp_path, "a-first.md", register_text(2, prefix="AA"))
     second = write(tmp_path, "b-second.md", register_text(2, prefix="BB"))
-    real_children = loader._Load._children
+    real_children = loadwrite.RunWriter._children
     calls = []
 
     def write_then_fail(self, to_write, citations_by_row):
@@ -104,7 +104,7 @@ def test_failure_inside_the_transaction_rolls_back(tmp_path, loaded, monkeypatch
         calls.append(len(to_write))
         raise RuntimeError("disk full")  # ... and then the database fails
 
-    monkeypatch.setattr(loader._Load, "_children", write_then_fail)
+    monkeypatch.setattr(loadwrite.RunWriter, "_children", write_then_fail)
     with pytest.raises(RuntimeError):
         load_registers([first, second])
     assert calls == [4]

@@ -5,37 +5,33 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from comparison.reports import markdown_register
-from registers.parser import parse_register
+from registers.format import RegisterHead, RegisterRow, parse_register, register_text
 from tests.register_grammar import GeneratedRegister, generated_register
 from tests.register_text import comparable
 
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def register_dict(doc) -> dict:
-    return {
-        "title": doc.title,
-        "subject": doc.subject,
-        "subject_commit": doc.subject_commit,
-        "created": doc.front_matter["created"],
-        "last_updated": doc.front_matter["last-updated"],
-        "increment": doc.increment,
-        "status": doc.status,
-        "tags": doc.tags,
-        "description": doc.front_matter["description"],
-        "intro": doc.intro,
-    }
+def head(doc) -> RegisterHead:
+    return RegisterHead(
+        title=doc.title,
+        subject=doc.subject,
+        subject_commit=doc.subject_commit,
+        created=doc.front_matter["created"],
+        last_updated=doc.front_matter["last-updated"],
+        increment=doc.increment,
+        status=doc.status,
+        tags=tuple(doc.tags),
+        description=doc.front_matter["description"],
+        intro=doc.intro,
+    )
 
 
-def row_dict(row) -> dict:
+def written(row) -> RegisterRow:
     cells = ("difference", "labels_cell", "where_cell", "status_cell", "value_cell", "effort_cell", "risk_cell")
-    return {
-        "row_id": row.row_id,
-        "title": row.title,
-        **{cell: getattr(row, cell) for cell in cells},
-        "fields": [{"name": field.name, "text": field.text} for field in row.fields],
-    }
+    return RegisterRow(
+        row.row_id, row.title, tuple(getattr(row, cell) for cell in cells), tuple((f.name, f.text) for f in row.fields)
+    )
 
 
 @PROPERTY
@@ -64,7 +60,7 @@ def test_generated_registers_parse_to_what_was_written(generated: GeneratedRegis
 @given(generated_register())
 def test_generated_registers_survive_the_markdown_export(generated: GeneratedRegister):
     doc = parse_register(generated.text, "generated.md")
-    exported = "".join(markdown_register(register_dict(doc), [row_dict(row) for row in doc.rows]))
+    exported = "".join(register_text(head(doc), [written(row) for row in doc.rows]))
     again = parse_register(exported, "generated.md")
     assert again.warnings == []
     assert comparable(again) == comparable(doc)

@@ -15,10 +15,10 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probing import ensure_builtin_target, start_run
-from comparison.reports import CSV_COLUMNS, split_markdown
+from comparison.reports import CSV_COLUMNS
+from registers.format import parse_register, split_registers
 from registers.loader import load_registers
 from registers.models import RowVersion
-from registers.parser import parse_register
 from tests.conftest import SHIPPED
 from tests.register_text import comparable, register_text
 
@@ -39,7 +39,7 @@ def test_markdown_export_round_trips(loaded, client, slug):
 
 
 def test_markdown_export_of_several_registers_splits_back(loaded, client):
-    parts = split_markdown(body(client.get("/export.md")))
+    parts = split_registers(body(client.get("/export.md")))
     assert [parse_register(part).title for part in parts] == ["Content types", "Failure gap", "Prompts"]
 
 

@@ -15,9 +15,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from registers import lint
+from registers.format import READING_RULES, parse_register
 from registers.loader import load_registers
 from registers.models import Citation, Register, Row, RowVersion
-from registers.parser import READING_RULES, parse_register
 from tests import gitrepo
 from tests.conftest import SHIPPED, TEST_DATA
 from tests.register_text import register_text

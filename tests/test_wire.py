@@ -11,7 +11,11 @@ import time
 
 import pytest
 
-from comparison.probes.wire import Exchange, HttpTransport, Limits, StdioTransport, WireClient, mask_headers
+from comparison.probes.exchange import Exchange, Limits
+from comparison.probes.http_transport import HttpTransport
+from comparison.probes.secrets import mask_headers
+from comparison.probes.stdio_transport import StdioTransport
+from comparison.probes.wire import WireClient
 
 LIMITS = Limits(connect_timeout=1.0, total_timeout=2.0, max_bytes=1024 * 1024, max_events=50)
 REQUEST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}

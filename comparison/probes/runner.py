@@ -17,9 +17,12 @@ from comparison.hosts.present import shorten, view_data
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from . import revisions
+from .exchange import Limits
 from .forkserver import fixture_command
+from .http_transport import HttpTransport
 from .scenarios import Scenario, expected_fixture_response
-from .wire import STATELESS_REVISION, HttpTransport, Limits, StdioTransport, WireClient
+from .stdio_transport import StdioTransport
+from .wire import STATELESS_REVISION, WireClient
 
 AS_EXPECTED, CHANGED, INVALID, FAILED = ProbeVerdict
 VERDICTS = PROBE_VERDICTS

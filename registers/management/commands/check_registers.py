@@ -10,8 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
 from registers import lint, quotes
+from registers.format import RegisterParseError, parse_register
 from registers.loader import RegisterLoadError, register_files
-from registers.parser import RegisterParseError, parse_register
 from registers.verification import Verifier, effective_roots, parse_override, settings_roots
 
 #: How a citation verdict reads as a lint finding; exact and line-only citations say nothing.
