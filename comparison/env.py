@@ -66,6 +66,10 @@ COMMAND_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT", 600
 #: A running probe run's lease: its worker renews a heartbeat every fifth of it; a run not renewed
 #: for this long is interrupted (its worker was killed or lost) and frees its target.
 RUN_LEASE_SECONDS = seconds("MCP_COMPARE_RUN_LEASE", 30)
+#: How many revisions of a stdio target a run probes at once (each is a process of the target).
+STDIO_PARALLEL = int(text("MCP_COMPARE_STDIO_PARALLEL", "5"))
+if STDIO_PARALLEL < 1:
+    raise ValueError(f"MCP_COMPARE_STDIO_PARALLEL={STDIO_PARALLEL}: expected 1 or more")
 #: SQLite: seconds a statement waits for another writer before "database is locked".
 SQLITE_BUSY_TIMEOUT = seconds("MCP_COMPARE_SQLITE_BUSY_TIMEOUT", 20)
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from registers.vocabulary import HOST_PATH_LABELS
 
 from .envelope import ENVELOPE_SCHEMA, find_envelope
+from .hosts.present import PresentedView
+from .hosts.view import FAILED
 
 COORDINATES = ("D", "P", "C", "T", "E", "R")
 NAMES = {
@@ -286,7 +289,7 @@ def raw_observation(response: dict[str, Any] | None, *, is_failure: bool) -> Obs
 
 
 def host_observations(
-    response: dict[str, Any] | None, host_views: list[dict[str, Any]], *, is_failure: bool
+    response: dict[str, Any] | None, host_views: Sequence[PresentedView], *, is_failure: bool
 ) -> list[Observation]:
     """What each host path passes on. A JSON-RPC error reaches every SDK-based host as a thrown
     error whose message carries the code as text (`MCP error <code>: <message>`)."""
@@ -302,20 +305,19 @@ def host_observations(
             found.append(o)
         return found
     for view in host_views:
-        key = view.get("key", "")
-        if key not in HOST_PATH_LABELS:
+        if view.key not in HOST_PATH_LABELS:
             continue
-        o = Observation(key, view.get("label", key), is_failure)
-        if view.get("outcome") == "failed":
+        o = Observation(view.key, view.label or view.key, is_failure)
+        if view.outcome == FAILED:
             o.thrown = True
-            o.text = view.get("error") or ""
+            o.text = view.error or ""
         else:
-            value = view.get("script_value")
+            value = view.script_value if view.has_script_value else None
             if isinstance(value, dict) and "isError" in value:
                 o.is_error = bool(value.get("isError"))
                 o.text = _block_text(value.get("content"))
             else:
-                parts = [p.get("text") for p in view.get("parts", []) if p.get("text")]
+                parts = [p.text for p in view.parts if p.text]
                 o.text = "\n".join(parts) if parts else (value if isinstance(value, str) else json.dumps(value))
         o.envelope = find_envelope(o.text)
         found.append(o)
@@ -325,7 +327,9 @@ def host_observations(
 CONSUMERS = ("proxy output", *HOST_PATH_LABELS)
 
 
-def profiles(response: dict[str, Any] | None, host_views: list[dict[str, Any]], *, is_failure: bool) -> list[Profile]:
+def profiles(
+    response: dict[str, Any] | None, host_views: Sequence[PresentedView], *, is_failure: bool
+) -> list[Profile]:
     observations = [
         raw_observation(response, is_failure=is_failure),
         *host_observations(response, host_views, is_failure=is_failure),

@@ -130,11 +130,16 @@ def cancel_run(*, run: ProbeRun) -> bool:
 
 
 def recover_interrupted_runs(*, now=None) -> list[int]:
-    """Mark runs whose worker stopped renewing the lease as interrupted; returns their ids."""
+    """Mark runs whose worker stopped renewing the lease as interrupted; returns their ids.
+
+    A run this very process executes is never among them: the process is alive, so a late
+    heartbeat means a slow database, not a dead worker."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=lease_seconds())
     stale = list(
-        ProbeRun.objects.filter(status=ProbeRun.RUNNING, heartbeat_at__lt=cutoff).values_list("pk", "heartbeat_at")
+        ProbeRun.objects.filter(status=ProbeRun.RUNNING, heartbeat_at__lt=cutoff)
+        .exclude(worker=worker_name())
+        .values_list("pk", "heartbeat_at")
     )
     stale += [(pk, None) for pk in _orphaned_queued_runs(cutoff)]
     interrupted = []
@@ -229,13 +234,16 @@ class Heartbeat:
                     )
                 except (OperationalError, InterfaceError) as error:
                     logger.warning("run %s: heartbeat not written (%s); trying again", self.run_id, error)
-                    close_old_connections()
                     continue
+                finally:
+                    # Back to the pool between beats: an idle thread holding a connection starves
+                    # the run's own writes of one.
+                    connection.close()
                 if not renewed:
                     self.lost.set()
                     return
         finally:
-            connection.close()  # this thread's own connection
+            connection.close()
 
 
 def execute_run(run_id: int) -> None:
@@ -276,6 +284,7 @@ def execute_run(run_id: int) -> None:
                 upstream=run.target.upstream_spec(),
                 on_outcome=save,
                 should_stop=lambda: not still_ours(),
+                parallel=settings.STDIO_PARALLEL if run.target.transport == "stdio" else 1,
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))

@@ -16,6 +16,7 @@ from pygments.lexers import JsonLexer
 from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 from . import failures
+from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import compare, real_lane
 from .probes.scenarios import suite
@@ -96,7 +97,7 @@ def result_page(result: ProbeResult) -> dict:
             {"exchange": e, "request_html": json_html(e.get("request")), "response_html": json_html(e.get("response"))}
             for e in result.exchanges
         ],
-        "views": result.host_views,
+        "views": [PresentedView.from_json(view) for view in result.host_views],
     }
 
 

@@ -73,7 +73,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.DB_
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
-        "max_size": env.DB_POOL_MAX,
+        # A worker also has its lease heartbeat and run-recovery threads, each with a connection
+        # of its own for a moment every few seconds.
+        "max_size": env.DB_POOL_MAX + (2 if env.PROCESS_ROLE == "command" else 0),
         "timeout": 10,
     }
 #: Seconds a single SQL statement may run in this process (PostgreSQL; 0 means no limit).
@@ -218,3 +220,4 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_AUTHENTICATED + 64 * 1024
 # Probe runs go through Django's Tasks API; the database backend's worker is `manage.py db_worker`.
 TASKS = {"default": {"BACKEND": env.TASK_BACKEND, "QUEUES": ["default"]}}
 RUN_LEASE_SECONDS = env.RUN_LEASE_SECONDS
+STDIO_PARALLEL = env.STDIO_PARALLEL

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from .hosts import PROVIDERS, is_prompt_result, prompt_views, tool_views
 from .hosts.examples import all_examples, example
-from .hosts.present import view_data
+from .hosts.present import PresentedView, present
 from .hosts.shape import shape_problem
 from .probes import jsonsafe
 
@@ -18,9 +18,9 @@ from .probes import jsonsafe
 ECHO_LIMIT = 256 * 1024
 
 
-def host_views(value, provider: str) -> list[dict]:
+def host_views(value, provider: str) -> list[PresentedView]:
     views = prompt_views(value) if is_prompt_result(value) else tool_views(value, provider=provider)
-    return [view_data(view) for view in views]
+    return [present(view) for view in views]
 
 
 def parse_input(text: str) -> tuple[object | None, str]:

@@ -55,22 +55,6 @@ URL_HOSTS = {
     "blog.cloudflare.com": "cloudflare",
 }
 
-KIND_NAMES = {
-    "spec-schema": "spec schema",
-    "spec-page": "spec page",
-    "spec-guide": "spec guide",
-    "spec-extension": "spec extension",
-    "spec-sep": "SEP",
-    "host-source": "host source",
-    "subject-source": "subject source",
-    "subject-doc": "subject docs",
-    "repo-file": "repository file",
-    "package-file": "package file",
-    "file": "file",
-    "url": "URL",
-    "wire": "wire capture",
-}
-
 
 @dataclass
 class Citation:

@@ -131,7 +131,3 @@ def _text(content: str) -> Token:
     token = Token("text", "", 0)
     token.content = content
     return token
-
-
-def pygments_css() -> str:
-    return HtmlFormatter(cssclass="highlight").get_style_defs(".highlight")

@@ -1,15 +1,36 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, migrations in sync, then every test (parser, loader, pages, and
-# the browser tests in headless Chromium, and the host models against the real hosts). Extra arguments go to pytest.
+# The whole test suite: lint, import contracts, migrations in sync, then every test (parser,
+# loader, pages, the browser tests in headless Chromium, the host models against the real hosts,
+# the third-party peers). Extra arguments go to pytest.
+#
+#   scripts/test.sh --fast   everyday lane: no Chromium, npm packages or peers installed; every test
+#                            but the browser, real-host and peer ones, on two processes (pytest-xdist),
+#                            with a quarter of CI's property-test examples
+#
 # Uses SQLite unless DATABASE_URL names another database, e.g. postgres://user@127.0.0.1:5432/db.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_python.sh
+fast=""
+if [ "${1:-}" = "--fast" ]; then
+  fast=1
+  shift
+fi
 ensure_venv requirements-dev.txt
-ensure_chromium
-ensure_node_packages
-ensure_probe_peers
+if [ -z "$fast" ]; then
+  ensure_chromium
+  ensure_node_packages
+  ensure_probe_peers
+fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check --quiet .
+.venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null
-.venv/bin/python -m pytest "$@"
+if [ -n "$fast" ]; then
+  started=$(date +%s)
+  HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-fast}" .venv/bin/python -m pytest \
+    -m "not browser and not realhost and not peers" -n "${MCP_COMPARE_TEST_PROCESSES:-2}" --dist worksteal "$@"
+  echo "fast lane: $(( $(date +%s) - started )) s of tests"
+else
+  .venv/bin/python -m pytest "$@"
+fi

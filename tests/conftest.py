@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # Property tests run the same examples on every CI run (derandomized: a failure is never a fluke of
-# the seed); HYPOTHESIS_PROFILE=explore searches further with fresh examples.
+# the seed); HYPOTHESIS_PROFILE=fast (the everyday lane) runs fewer of them, and
+# HYPOTHESIS_PROFILE=explore searches further with fresh examples (tests/strategies.examples).
 settings.register_profile(
     "ci",
     derandomize=True,
@@ -16,8 +17,15 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(
+    "fast",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
     "explore",
-    max_examples=2000,
+    max_examples=500,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -32,9 +40,35 @@ def pytest_configure(config):
         config.option.basetemp = f"/tmp/mcp-compare-mutmut-{os.getpid()}"
 
 
+#: Tests that start whole processes and wait on them (workers, a server during a load) go first,
+#: so that a run on several processes does not end with one of them waiting on these alone. They
+#: use databases of their own, never the test database, so running them first changes nothing else.
+PROCESS_TESTS_FIRST = ("tests/test_worker.py", "tests/test_busy_database.py")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(PROCESS_TESTS_FIRST))
+
+
 PROJECT = Path(__file__).resolve().parent.parent
 SHIPPED = PROJECT / "registers" / "data"
 TEST_DATA = Path(__file__).resolve().parent / "data"
+
+
+#: PostgreSQL connections the test process may hold at once. It is no server process: the test
+#: body holds one, Playwright's greenlets give it a second context (so a second connection), and
+#: each live-server request thread and run heartbeat takes one more.
+TEST_POOL_MAX = 8
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    from django.db import connections
+
+    pool = connections["default"].settings_dict.get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict):
+        pool["max_size"] = max(pool["max_size"], TEST_POOL_MAX)
 
 
 @pytest.fixture
@@ -67,11 +101,23 @@ def immediate_tasks(settings):
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 
 
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory):
+    """One migrated database of the lane's kind per test process, copied by `lane_database`."""
+    from tests import lane_db
+    from tests.processes import manage
+
+    url = lane_db.create(tmp_path_factory.mktemp("template"))
+    manage("migrate", "-v0", env={"DATABASE_URL": url}, timeout=180)
+    yield url
+    lane_db.drop(url)
+
+
 @pytest.fixture
-def lane_database(tmp_path):
-    """A database of the lane's kind for commands run as separate processes; dropped after."""
+def lane_database(migrated_template, tmp_path):
+    """A migrated database of the lane's kind for commands run as separate processes; dropped after."""
     from tests import lane_db
 
-    url = lane_db.create(tmp_path)
+    url = lane_db.copy(migrated_template, tmp_path)
     yield url
     lane_db.drop(url)

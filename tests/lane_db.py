@@ -43,6 +43,23 @@ def create(tmp_path: Path) -> str:
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
 
 
+def copy(template: str, tmp_path: Path) -> str:
+    """A new database with the template's content (a migrated schema, once per test session,
+    instead of running migrations in every test that starts processes)."""
+    if not is_postgres():
+        import shutil
+
+        target = tmp_path / "shared.sqlite3"
+        shutil.copyfile(template.removeprefix("sqlite:///"), target)
+        return f"sqlite:///{target}"
+    name = f"mcp_compare_{uuid.uuid4().hex[:12]}"
+    template_name = urlsplit(template).path.lstrip("/")
+    with psycopg.connect(_admin_url(lane_url()), autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template_name}"')
+    parts = urlsplit(lane_url())
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+
+
 def drop(url: str) -> None:
     if not url.startswith(("postgres://", "postgresql://")):
         return

@@ -4,8 +4,19 @@ results and responses that look almost right, and raw bytes that are almost JSON
 from __future__ import annotations
 
 import json
+import os
 
 from hypothesis import strategies as st
+
+#: Examples per property test scale with HYPOTHESIS_PROFILE: the everyday lane (`scripts/test.sh
+#: --fast`, profile "fast") runs a quarter of CI's, "explore" five times as many.
+EXAMPLE_SCALE = {"fast": 0.25, "explore": 5.0}.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), 1.0)
+
+
+def examples(count: int) -> int:
+    """How many examples a property test that CI runs `count` times runs under this profile."""
+    return max(10, round(count * EXAMPLE_SCALE))
+
 
 #: Keys a result, a block, an error or an envelope uses, so generated objects hit real code paths.
 KEYS = [

@@ -9,7 +9,6 @@ import urllib.request
 
 import pytest
 
-from tests import lane_db
 from tests.processes import free_port, manage, running, server
 from tests.register_text import register_text
 
@@ -22,18 +21,18 @@ LOAD_TWICE = (
 
 
 @pytest.fixture
-def shared(tmp_path):
-    url = lane_db.create(tmp_path)
-    env = {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "comparison.settings", "MCP_COMPARE_SECRET_KEY": "k" * 50}
-    manage("migrate", "-v0", env=env, timeout=180)
-    yield env
-    lane_db.drop(url)
+def shared(lane_database):
+    return {
+        "DATABASE_URL": lane_database,
+        "DJANGO_SETTINGS_MODULE": "comparison.settings",
+        "MCP_COMPARE_SECRET_KEY": "k" * 50,
+    }
 
 
 def test_pages_answer_while_a_large_load_writes(shared, tmp_path):
     folder = tmp_path / "registers"
     folder.mkdir()
-    for index in range(24):
+    for index in range(12):
         (folder / f"set-{index:02}.md").write_text(
             register_text(120, prefix=f"R{chr(65 + index)}", title=f"Set {index}"), encoding="utf-8"
         )

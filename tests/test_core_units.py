@@ -120,7 +120,7 @@ def test_row_host_views_check_only_main_paths_and_stated_states():
     assert agreement.row_host_views("XX-99", {}) is None
     name, entries = agreement.row_host_views("CT-13", {"mcpx": "lacks", "lootbox": "partial", "opencode-v1": "has"})
     assert name == "structured_with_text"
-    by_key = {entry.view["key"]: entry for entry in entries}
+    by_key = {entry.view.key: entry for entry in entries}
     assert len(entries) == 7
     assert by_key["mcpx"].agreement in ("agrees", "disagrees"), "CT-13 is about what mcpx passes on"
     assert by_key["lootbox"].agreement == "", "partial is not a state the models check"
@@ -128,7 +128,7 @@ def test_row_host_views_check_only_main_paths_and_stated_states():
     assert by_key["opencode-v1"].register_state == "has"
     assert by_key["cloudflare"].register_state == ""
     _, entries = agreement.row_host_views("CT-05", {"mcpx": "lacks"})
-    assert next(e for e in entries if e.view["key"] == "mcpx").agreement == "", "CT-05 is about mcpx's own features"
+    assert next(e for e in entries if e.view.key == "mcpx").agreement == "", "CT-05 is about mcpx's own features"
 
 
 def test_commands_are_shown_without_credential_values():

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from comparison import failures
 from comparison.hosts import mcpx, prompt_views, tool_views
-from comparison.hosts.present import view_data
+from comparison.hosts.present import PresentedView, present
 from comparison.probes import jsonsafe, revisions
 from comparison.probes.exchange import Exchange, Limits
 from comparison.probes.http_transport import HttpTransport
@@ -24,7 +24,7 @@ from comparison.probes.runner import VERDICTS, ProbeOutcome, TargetSpec, assess,
 from comparison.probes.scenarios import Scenario, suite
 from comparison.probes.stdio_transport import StdioTransport
 from comparison.reports import spreadsheet_safe
-from tests.strategies import almost_json, json_values, responses, results
+from tests.strategies import almost_json, examples, json_values, responses, results
 
 SCENARIOS = list(suite("fixture"))
 LIMITS = Limits(connect_timeout=1.0, total_timeout=2.0, max_bytes=1024 * 1024)
@@ -56,19 +56,20 @@ def assessed(response, scenario: Scenario, revision: str) -> ProbeOutcome:
 
 
 @given(responses, st.sampled_from(SCENARIOS), st.sampled_from(revisions.REVISIONS))
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 def test_any_response_is_assessed_into_a_verdict(response, scenario, revision):
     assessed(response, scenario, revision)
 
 
 @given(results | json_values, st.sampled_from(revisions.REVISIONS), json_values)
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 def test_host_models_scorer_and_diff_take_any_value(result, revision, other):
     # What reaches them has been through jsonsafe (the wire client and the playground both do it).
     (result, _), (other, _) = jsonsafe.clean(result), jsonsafe.clean(other)
-    views = [view_data(view, limit=limit) for view in tool_views(result) for limit in (160, None)]
-    views += [view_data(view) for view in prompt_views(result)]
-    storable(views)
+    views = [present(view, limit=limit) for view in tool_views(result) for limit in (160, None)]
+    views += [present(view) for view in prompt_views(result)]
+    storable([view.to_json() for view in views])
+    assert [PresentedView.from_json(view.to_json()) for view in views] == views, "stored views read back the same"
     for response in ({"jsonrpc": "2.0", "id": 1, "result": result}, {"jsonrpc": "2.0", "id": 1, "error": result}):
         profiles = failures.profiles(response, views, is_failure=True)
         storable([profile.as_dict() for profile in profiles])
@@ -80,7 +81,7 @@ def test_host_models_scorer_and_diff_take_any_value(result, revision, other):
 
 
 @given(st.text(max_size=200) | almost_json().map(lambda b: b.decode("utf-8", "replace")))
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 def test_jsonsafe_either_keeps_a_value_or_says_why(text):
     try:
         value, _ = jsonsafe.loads(text)
@@ -131,7 +132,7 @@ def canned_transport(canned_url):
 
 
 @given(body=almost_json(), scenario=st.sampled_from(SCENARIOS))
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_the_http_wire_client_turns_any_bytes_into_an_exchange(canned_transport, body, scenario):
     Canned.body = body
     exchange = canned_transport.exchange({"jsonrpc": "2.0", "id": 1, "method": scenario.method, "params": {}})
@@ -150,7 +151,7 @@ def echo_transport():
 
 
 @given(body=almost_json(), scenario=st.sampled_from(SCENARIOS))
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_the_stdio_wire_client_turns_any_line_into_an_exchange(echo_transport, body, scenario):
     raw = base64.b64encode(body).decode()
     exchange = echo_transport.exchange(
@@ -163,7 +164,7 @@ def test_the_stdio_wire_client_turns_any_line_into_an_exchange(echo_transport, b
 
 @pytest.mark.django_db
 @given(response=responses, scenario=st.sampled_from(SCENARIOS))
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 def test_stored_results_of_any_shape_render_on_pages_and_in_exports(client, response, scenario):
     from comparison.models import ProbeResult, ProbeRun, ProbeTarget
     from comparison.probing import _save_result

@@ -209,10 +209,41 @@ def test_agreement_flags_a_register_state_the_model_contradicts():
 
     # The resource_link example: opencode v1's direct path drops the link, lootbox keeps it.
     _, entries = row_host_views("CT-05", {"opencode-v1": "has", "lootbox": "lacks"})
-    by_key = {entry.view["key"]: entry for entry in entries}
+    by_key = {entry.view.key: entry for entry in entries}
     assert (by_key["opencode-v1"].assessment, by_key["opencode-v1"].agreement) == ("dropped", "disagrees")
     assert (by_key["lootbox"].assessment, by_key["lootbox"].agreement) == ("kept", "disagrees")
     _, entries = row_host_views("CT-05", {"opencode-v1": "lacks", "lootbox": "has"})
-    by_key = {entry.view["key"]: entry for entry in entries}
+    by_key = {entry.view.key: entry for entry in entries}
     assert by_key["opencode-v1"].agreement == by_key["lootbox"].agreement == "agrees"
     assert by_key["opencode-v1-codemode"].agreement == "", "code mode is shown, not checked"
+
+
+def test_a_stored_host_view_reads_back_whatever_the_database_holds():
+    """Result pages read host views back from JSON that may be old or damaged: each field of the
+    wrong kind reads as empty, and a view written by this version reads back equal."""
+    from comparison.hosts import tool_views
+    from comparison.hosts.present import PresentedView, present
+
+    damaged = {
+        "key": 5,
+        "parts": [None, {"file": {"mime": "image/png", "bytes": "9"}}, {"text": "kept"}],
+        "changes": [None, {"rows": [1, "CT-01"], "action": "dropped"}],
+        "attachments": "x",
+        "notes": ["a", 2],
+        "host_is_error": "yes",
+    }
+    view = PresentedView.from_json(damaged)
+    assert view.key == ""
+    assert view.attachments == ()
+    assert view.notes == ("a",)
+    assert [part.text for part in view.parts] == [None, None, "kept"]
+    assert view.parts[1].file.bytes == 0
+    assert view.changes[1].rows == ("CT-01",)
+    assert view.changes[1].action == "dropped"
+    assert view.host_is_error is None
+    assert not view.has_script_value
+    for stored in (None, 1, "x", []):
+        assert PresentedView.from_json(stored).key == ""
+    result = {"content": [{"type": "text", "text": "hi"}], "structuredContent": {"a": 1}, "isError": False}
+    for shown in (present(v) for v in tool_views(result)):
+        assert PresentedView.from_json(shown.to_json()) == shown

@@ -154,7 +154,6 @@ def test_command_exit_code_from_the_shell(tmp_path, lane_database):
     broken = write(tmp_path, "broken.md", "# Title only\n")
     project = Path(__file__).resolve().parent.parent
     env = {"PATH": "/usr/bin:/bin", "DATABASE_URL": lane_database}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=project, env=env, timeout=120, check=True)
     result = subprocess.run(
         [sys.executable, "manage.py", "load_registers", str(broken)],
         cwd=project,

@@ -26,12 +26,18 @@ def target(db):
     return ensure_builtin_target()
 
 
-def test_the_builtin_target_exists_from_the_first_migration(client):
+def test_the_builtin_target_exists_from_the_first_migration(lane_database, client, db):
+    # Read in a database just migrated, not the test database: a transactional test run before
+    # this one in the same process flushes the row the migration made there.
+    from tests import lane_db
+
+    builtin = "SELECT COUNT(*) FROM comparison_probetarget WHERE builtin = %s"
+    assert lane_db.query(lane_database, builtin, (True,)) == [(1,)]
+    ensure_builtin_target()
+    ensure_builtin_target()
     assert ProbeTarget.objects.filter(builtin=True).count() == 1
     html = client.get("/probes/").content.decode()
     assert "built-in fixture (stdio)" in html
-    ensure_builtin_target()
-    assert ProbeTarget.objects.filter(builtin=True).count() == 1
 
 
 def test_running_needs_login_permission_and_csrf(target, prober):
@@ -253,6 +259,26 @@ def test_recovery_marks_the_task_of_an_interrupted_run_failed(target, settings):
     assert run.finished_at == now
     assert run.error.startswith("interrupted: the worker stopped renewing its 5-second lease (last heartbeat ")
     assert recover_interrupted_runs(now=now) == [], "once"
+
+
+def test_a_late_heartbeat_of_a_run_this_process_executes_is_not_an_interruption(target, settings):
+    """A worker's own recovery thread must not end the run its own heartbeat is late for (a slow
+    or busy database): only another process can tell that a worker died."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from comparison.probing import recover_interrupted_runs, worker_name
+
+    settings.RUN_LEASE_SECONDS = 5
+    now = timezone.now()
+    late = now - timedelta(seconds=60)
+    own = ProbeRun.objects.create(target=target, status="running", heartbeat_at=late, worker=worker_name())
+    other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
+    dead = ProbeRun.objects.create(target=other_target, status="running", heartbeat_at=late, worker="gone:1")
+    assert recover_interrupted_runs(now=now) == [dead.pk]
+    own.refresh_from_db()
+    assert own.status == "running"
 
 
 def test_a_queued_run_whose_task_was_taken_and_lost_is_interrupted(target, settings):

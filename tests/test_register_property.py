@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from registers.format import RegisterHead, RegisterRow, parse_register, register_text
 from tests.register_grammar import GeneratedRegister, generated_register
 from tests.register_text import comparable
+from tests.strategies import examples
 
-PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def head(doc) -> RegisterHead:

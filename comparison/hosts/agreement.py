@@ -8,11 +8,10 @@ and set against the register's state for that host (has, lacks, partial, …).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from . import is_prompt_result, prompt_views, tool_views
 from .examples import MCPX_PASS_THROUGH_ROWS, ROW_EXAMPLES, example
-from .present import view_data
+from .present import PresentedView, present
 from .view import FAILED, HostView
 
 KEPT, CHANGED, DROPPED, FAILS = "kept", "changed", "dropped", "fails"
@@ -49,7 +48,7 @@ def _about(change_subject: str, subject: str) -> bool:
 
 @dataclass
 class RowHostView:
-    view: dict[str, Any]
+    view: PresentedView
     assessment: str
     register_state: str
     agreement: str  # "agrees", "disagrees", or "" when the register states nothing checkable
@@ -69,5 +68,5 @@ def row_host_views(row_id: str, register_states: dict[str, str]) -> tuple[str, l
         checked = view.path in PRIMARY_PATHS and (view.host != "mcpx" or row_id in MCPX_PASS_THROUGH_ROWS)
         allowed = ALLOWED.get(state) if checked else None
         agreement = "" if allowed is None else ("agrees" if outcome in allowed else "disagrees")
-        entries.append(RowHostView(view_data(view), outcome, state, agreement))
+        entries.append(RowHostView(present(view), outcome, state, agreement))
     return name, entries

@@ -9,7 +9,6 @@ from . import sdk
 from .view import HostView, Rule
 
 UNWRAP_RULE = Rule("npm:@cloudflare/codemode@0.5.6 dist/mcp.js:38-54", ("CT-15", "CT-16", "CT-19"))
-HOST_RULE = Rule("npm:@cloudflare/codemode@0.5.6 dist/mcp.js:116-135", ("CT-15",))
 MAX_HOST_TEXT = 24_000
 DEFAULT_ERROR = "Tool call failed"
 

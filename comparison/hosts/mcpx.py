@@ -16,7 +16,6 @@ from .view import HostView, Part, Rule, base64_size, describe_block
 
 RENDER_RULE = Rule("internal/cli/commands.go:385-415", ("CT-13", "FG-16"))
 LINK_RULE = Rule("internal/mcpserver/revisions.go:260-273", ("CT-06",))
-DOWNGRADE_RULE = Rule("internal/mcpserver/revisions.go:132-170", ("CT-12",))
 PROMPT_RULE = Rule("internal/cli/serve.go:640-669", ("PRM-07",))
 
 

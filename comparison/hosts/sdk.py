@@ -22,9 +22,6 @@ OPENCODE_1_18_BINARY = "opencode-1.18-binary"
 SDK_1_32 = "sdk-1.32.2"  # Cloudflare codemode 0.5.6 (dev dependency)
 CLIENT_2_0 = "client-2.0.0"  # opencode 2.0.3
 
-CLOSED_UNION = Rule("npm:@modelcontextprotocol/sdk@1.29.0 dist/esm/types.js:1131-1137", ("CT-14",))
-OBJECT_ONLY = Rule("npm:@modelcontextprotocol/sdk@1.29.0 dist/esm/types.js:1302", ("CT-11", "CT-13"))
-CONTENT_DEFAULT = Rule("npm:@modelcontextprotocol/sdk@1.29.0 dist/esm/types.js:1296")
 ANNOTATIONS_STRIPPED = Rule("npm:@modelcontextprotocol/sdk@1.22.0 dist/esm/types.js:676-687", ("CT-09",))
 
 BLOCK_KEYS = {

@@ -13,7 +13,7 @@ from typing import Any
 
 from comparison import failures
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
-from comparison.hosts.present import shorten, view_data
+from comparison.hosts.present import PresentedView, present, shorten
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from . import revisions
@@ -154,18 +154,25 @@ def expected_for(scenario: Scenario, revision: str) -> dict[str, Any] | None:
     return expected
 
 
-def host_views_of(
+def presented_views(
     scenario: Scenario, response_payload: dict[str, Any] | None, *, limit: int | None = 160
-) -> list[dict[str, Any]]:
+) -> list[PresentedView]:
     """Every host's view of the result; `limit` shortens long strings for storage and display."""
     if not response_payload or "result" not in response_payload:
         return []
     result = response_payload["result"]
     if scenario.method == "tools/call" and isinstance(result, dict):
-        return [view_data(view, limit=limit) for view in tool_views(result)]
+        return [present(view, limit=limit) for view in tool_views(result)]
     if scenario.method == "prompts/get" and is_prompt_result(result):
-        return [view_data(view, limit=limit) for view in prompt_views(result)]
+        return [present(view, limit=limit) for view in prompt_views(result)]
     return []
+
+
+def host_views_of(
+    scenario: Scenario, response_payload: dict[str, Any] | None, *, limit: int | None = 160
+) -> list[dict[str, Any]]:
+    """The host views as a probe result stores them."""
+    return [view.to_json() for view in presented_views(scenario, response_payload, limit=limit)]
 
 
 def _probe_revision(
@@ -264,7 +271,7 @@ def assess(outcome: ProbeOutcome, exchange: Any, spec: TargetSpec, direct_exchan
     outcome.host_views = host_views_of(scenario, got)
     if scenario.failure:
         # Scored on the full texts: an envelope cut short for display would not parse.
-        full_views = host_views_of(scenario, got, limit=None)
+        full_views = presented_views(scenario, got, limit=None)
         scored = failures.profiles(exchange.response, full_views, is_failure=True)
         outcome.dpcter = [profile.as_dict() for profile in scored]
     _compare(outcome, scenario, revision, got, spec, direct_exchange)

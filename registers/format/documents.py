@@ -77,9 +77,6 @@ class RowDoc:
     has_table_row: bool = True
     source_text: str = ""
 
-    def field_text(self, key: str) -> str:
-        return next((f.text for f in self.fields if f.key == key), "")
-
     @property
     def content_hash(self) -> str:
         return hashlib.sha256(self.source_text.encode()).hexdigest()

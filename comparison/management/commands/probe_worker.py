@@ -54,6 +54,7 @@ class ResilientWorker(db_worker.Worker):
         try:
             while not stop.wait(lease_seconds()):
                 recover_quietly()
+                connection.close()  # back to the pool until the next round
         finally:
             connection.close()
 
