@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from registers.vocabulary import REVISIONS
+from registers.vocabulary import Revision as R
 
 from .view import HostView, Part, Rule, base64_size, describe_block
 
@@ -83,14 +84,14 @@ def _link_as_resource(block: dict) -> dict:
 
 def downgrade(result: dict, revision: str) -> tuple[dict, list[str]]:
     """The result mcpx sends a client of `revision`, and what changed (CT-12)."""
-    if revision == "2026-07-28":
+    if revision == R.V2026_07_28:
         return result, []
     out = copy.deepcopy(result)
     changes: list[str] = []
     if "resultType" in out:
         del out["resultType"]
         changes.append("resultType removed (not defined before 2026-07-28)")
-    if _before(revision, "2025-06-18"):
+    if _before(revision, R.V2025_06_18):
         if out.get("content") is not None and not isinstance(out["content"], list):
             return out, ["content is not an array: passed on as it is"]
         if "structuredContent" in out:
@@ -105,7 +106,7 @@ def downgrade(result: dict, revision: str) -> tuple[dict, list[str]]:
                     f"resource_link {block.get('uri')} rewritten as an embedded resource with mimeType "
                     f"{block.get('mimeType') or 'text/plain'} over a text label (CT-06)"
                 )
-            elif isinstance(block, dict) and block.get("type") == "audio" and _before(revision, "2025-03-26"):
+            elif isinstance(block, dict) and block.get("type") == "audio" and _before(revision, R.V2025_03_26):
                 blocks.append({"type": "text", "text": f"[audio {block.get('mimeType', '')}]"})
                 changes.append("audio rendered as text (not defined before 2025-03-26)")
             else:

@@ -21,9 +21,11 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from registers.vocabulary import Revision as R
+
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
 
-STATELESS_REVISION = "2026-07-28"
+STATELESS_REVISION = R.V2026_07_28
 INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
 
 

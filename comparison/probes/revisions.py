@@ -17,29 +17,30 @@ from typing import Any
 import jsonschema
 
 from registers.vocabulary import REVISIONS
+from registers.vocabulary import Revision as R
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "data" / "schemas"
 
 #: (thing, first revision that defines it, register row)
 BLOCK_TYPES = {
-    "text": ("2024-11-05", "CT-01"),
-    "image": ("2024-11-05", "CT-02"),
-    "resource": ("2024-11-05", "CT-04"),
-    "audio": ("2025-03-26", "CT-03"),
-    "resource_link": ("2025-06-18", "CT-05"),
+    "text": (R.V2024_11_05, "CT-01"),
+    "image": (R.V2024_11_05, "CT-02"),
+    "resource": (R.V2024_11_05, "CT-04"),
+    "audio": (R.V2025_03_26, "CT-03"),
+    "resource_link": (R.V2025_06_18, "CT-05"),
 }
 RESULT_FIELDS = {
-    "structuredContent": ("2025-06-18", "CT-11"),
-    "resultType": ("2026-07-28", "CT-12"),
+    "structuredContent": (R.V2025_06_18, "CT-11"),
+    "resultType": (R.V2026_07_28, "CT-12"),
 }
 BLOCK_FIELDS = {
-    "_meta": ("2025-06-18", "CT-10"),
+    "_meta": (R.V2025_06_18, "CT-10"),
 }
-ANNOTATION_FIELDS = {"lastModified": ("2025-06-18", "CT-09")}
+ANNOTATION_FIELDS = {"lastModified": (R.V2025_06_18, "CT-09")}
 PROMPT_FIELDS = {
-    "title": ("2025-06-18", "PRM-01"),
-    "icons": ("2025-11-25", "PRM-03"),
-    "_meta": ("2025-06-18", "PRM-04"),
+    "title": (R.V2025_06_18, "PRM-01"),
+    "icons": (R.V2025_11_25, "PRM-03"),
+    "_meta": (R.V2025_06_18, "PRM-04"),
 }
 RESULT_SCHEMAS = {
     "tools/call": "CallToolResult",

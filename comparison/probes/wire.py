@@ -13,13 +13,15 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from registers.vocabulary import Revision as R
+
 from .exchange import Exchange
 from .http_transport import HttpTransport
 from .stdio_transport import StdioTransport
 
 logger = logging.getLogger(__name__)
 
-STATELESS_REVISION = "2026-07-28"
+STATELESS_REVISION = R.V2026_07_28
 CLIENT_INFO = {"name": "mcp-compare-probe", "version": "1.0.0"}
 
 

@@ -1,0 +1,77 @@
+"""The code's shape, held: thin views, small modules, and the revisions named in one place."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+APPS = ("registers", "comparison")
+VIEW_MODULES = ("registers/views.py", "comparison/views.py", "comparison/probe_views.py")
+SKIPPED_PARTS = {"migrations", "node_modules", "mutants", "__pycache__"}
+#: Scripts other programs start by path, with no project on their import path: a default revision
+#: they answer with is theirs to write.
+STANDALONE_SCRIPTS = {"comparison/hosts/real/stdio_result_server.py"}
+REVISION_DATE = re.compile(r"""["']20\d\d-\d\d-\d\d["']""")
+
+
+def app_modules() -> list[Path]:
+    return sorted(
+        path
+        for app in APPS
+        for path in (PROJECT / app).rglob("*.py")
+        if not SKIPPED_PARTS & set(path.relative_to(PROJECT).parts)
+    )
+
+
+@pytest.mark.parametrize("module", VIEW_MODULES)
+def test_every_view_is_parse_call_render_in_at_most_25_lines(module):
+    tree = ast.parse((PROJECT / module).read_text(encoding="utf-8"))
+    long = {
+        node.name: node.end_lineno - min([node.lineno, *(d.lineno for d in node.decorator_list)]) + 1
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    assert {name: lines for name, lines in long.items() if lines > 25} == {}
+
+
+def test_no_app_module_is_over_400_lines():
+    sizes = {
+        str(path.relative_to(PROJECT)): len(path.read_text(encoding="utf-8").splitlines()) for path in app_modules()
+    }
+    assert len(sizes) > 50, "the modules were found"
+    assert {name: size for name, size in sizes.items() if size > 400} == {}
+
+
+def test_revision_dates_are_written_only_in_the_vocabulary():
+    """Code names a revision through `registers.vocabulary.Revision`; a date typed out elsewhere is
+    a second list that goes stale when a revision is added."""
+    typed_out = {}
+    for path in app_modules():
+        name = str(path.relative_to(PROJECT))
+        if name == "registers/vocabulary.py" or name in STANDALONE_SCRIPTS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+                and REVISION_DATE.fullmatch(repr(node.value))
+            ):
+                typed_out.setdefault(name, []).append(node.lineno)
+    for template in (PROJECT / "templates").rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        if re.search(r"20(24-11-05|25-03-26|25-06-18|25-11-25|26-07-28)", text):
+            typed_out[str(template.relative_to(PROJECT))] = ["template"]
+    assert typed_out == {}
