@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: lint, import contracts, migrations in sync, then every test (parser,
 # loader, pages, the browser tests in headless Chromium, the host models against the real hosts,
-# the third-party peers). Extra arguments go to pytest.
+# the third-party peers), on MCP_COMPARE_TEST_PROCESSES processes (2). Extra arguments go to pytest.
 #
 #   scripts/test.sh --fast   everyday lane: no Chromium, npm packages or peers installed; every test
 #                            but the browser, real-host and peer ones, on two processes (pytest-xdist),
@@ -26,11 +26,16 @@ fi
 .venv/bin/ruff format --check --quiet .
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null
+# A temporary folder of this run's own: pytest prunes its shared /tmp/pytest-of-<user> folders, so
+# another test session on the machine would otherwise delete this one's files mid-run.
+basetemp="$(mktemp -d /tmp/mcp-compare-tests.XXXXXX)"
+trap 'rm -rf "$basetemp"' EXIT
+processes="${MCP_COMPARE_TEST_PROCESSES:-2}"
 if [ -n "$fast" ]; then
   started=$(date +%s)
   HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-fast}" .venv/bin/python -m pytest \
-    -m "not browser and not realhost and not peers" -n "${MCP_COMPARE_TEST_PROCESSES:-2}" --dist worksteal "$@"
+    -m "not browser and not realhost and not peers" -n "$processes" --dist worksteal --basetemp "$basetemp" "$@"
   echo "fast lane: $(( $(date +%s) - started )) s of tests"
 else
-  .venv/bin/python -m pytest "$@"
+  .venv/bin/python -m pytest -n "$processes" --dist worksteal --basetemp "$basetemp" "$@"
 fi
