@@ -44,6 +44,8 @@ def test_the_filter_bar_names_every_field_and_mode():
         ("cite", "Citations", "Any citations", "", ""),
         ("changed_since", "Changed", "Any time", "", ""),
     ]
+    counts = {name: [f"options of {name}"] for name in [field.name for field in fields]}
+    assert {x.name: x.options for x in filter_fields(f, counts)} == counts, "each select gets its own options"
     assert fields[1].modes == [
         ("exists", "exists in"),
         ("introduced", "introduced in"),
@@ -135,3 +137,13 @@ def test_commands_are_shown_without_credential_values():
     shown = display_command(["serve", "--token=a=b", "--password", "pw", "pw", "x=pw", "--label=a=b", "--mode=a"])
     # A value named a credential anywhere is masked wherever else it appears.
     assert shown == ["serve", "--token=•••", "--password", "•••", "•••", "x=•••", "--label=•••", "--mode=a"]
+
+
+def test_a_prompt_row_is_checked_against_the_hosts_prompt_paths():
+    name, entries = agreement.row_host_views("PRM-05", {"opencode-v1": "has"})
+    assert name == "prompt_few_shot"
+    assert [(e.view.key, e.view.path) for e in entries] == [
+        ("opencode-v1-slash-command", "slash-command"),
+        ("opencode-v2-slash-command", "slash-command"),
+        ("mcpx-prompt", "prompt"),
+    ]

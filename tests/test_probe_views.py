@@ -248,7 +248,23 @@ def test_recovery_marks_the_task_of_an_interrupted_run_failed(target, settings):
     run = ProbeRun.objects.create(
         target=target, status="running", task_id=str(task.id), heartbeat_at=now - timedelta(seconds=6)
     )
-    assert recover_interrupted_runs(now=now) == [run.pk]
+    # A run whose task already ended (the worker died after recording it): the task keeps its end.
+    ended = DBTaskResult.objects.create(
+        status="SUCCESSFUL",
+        args_kwargs={"args": [3], "kwargs": {}},
+        task_path="comparison.tasks.execute_run_task",
+        backend_name="default",
+        run_after=now,
+        started_at=now - timedelta(seconds=60),
+        finished_at=now - timedelta(seconds=30),
+    )
+    other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
+    late = ProbeRun.objects.create(
+        target=other_target, status="running", task_id=str(ended.id), heartbeat_at=now - timedelta(seconds=6)
+    )
+    assert recover_interrupted_runs(now=now) == [run.pk, late.pk]
+    ended.refresh_from_db()
+    assert ended.status == "SUCCESSFUL", "a task that ended keeps its end"
     task.refresh_from_db()
     assert (task.status, task.exception_class_path) == ("FAILED", "comparison.probing.Interrupted")
     assert task.traceback == "interrupted by mcp-compare: the worker stopped renewing the run's lease"
@@ -346,6 +362,8 @@ def test_a_heartbeat_renews_the_lease_and_notices_a_run_that_stopped_being_its_o
     from comparison.probing import Heartbeat
 
     run = ProbeRun.objects.create(target=target, status="running")
+    other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
+    other = ProbeRun.objects.create(target=other_target, status="running")
     assert run.heartbeat_at is None
     with Heartbeat(run.pk, every=0.05) as heartbeat:
         deadline = time.monotonic() + 10
@@ -353,6 +371,7 @@ def test_a_heartbeat_renews_the_lease_and_notices_a_run_that_stopped_being_its_o
             time.sleep(0.05)
         assert ProbeRun.objects.get(pk=run.pk).heartbeat_at is not None, "the lease was renewed"
         assert not heartbeat.lost.is_set()
+        assert ProbeRun.objects.get(pk=other.pk).heartbeat_at is None, "only its own run's lease"
         ProbeRun.objects.filter(pk=run.pk).update(status="cancelled")
         assert heartbeat.lost.wait(timeout=10), "the run is no longer running: the heartbeat says so"
     assert not heartbeat._thread.is_alive(), "the thread ended with the block"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from registers.quotes import DRIFTED, EXACT, MOVED, NO_QUOTE, locate, normalise
+from registers.quotes import DRIFTED, EXACT, MOVED, NO_QUOTE, Located, SourceText, locate, normalise
 
 FILE = [
     "export interface Prompt extends BaseMetadata {",  # 1
@@ -161,3 +161,30 @@ def test_a_source_text_gives_the_same_verdicts_as_a_list():
     for quote, start in (("q", 3), ("x … q", 2), ("q x x q", 1), ("nope", 1)):
         assert locate(quote, cached, start) == locate(quote, lines, start)
         assert locate(quote, cached, start) == locate(quote, lines, start), "and again, from the cache"
+
+
+def test_an_exact_match_names_the_cited_line_and_nothing_more():
+    assert locate("b", ["a", "b", "c"], 2) == Located(EXACT, 2, "")
+    assert locate("b c", ["a", "b", "c"], 2, 3) == Located(EXACT, 2, "")
+
+
+def test_moved_detail_names_at_most_three_other_places_and_one_when_there_is_one():
+    lines = ["q", "x", "x", "q", "x", "q", "x", "q", "x", "q"]
+    assert locate("q", lines, 3).detail == "the quote is at line 4 (+1); also at 1, 6, 8"
+    assert locate("q", ["q", "x", "q"], 2).detail == "the quote is at line 1 (-1); also at 3"
+
+
+def test_table_pipes_read_as_spaces():
+    assert normalise("| a | b |") == "a b"
+    assert normalise("x|y") == "x y"
+
+
+def test_a_file_read_once_gives_the_verdicts_of_plain_lines_whatever_the_order_of_citations():
+    """SourceText remembers normalised lines and the whole file: the memory must never answer for
+    another range (a window cached as the whole file would hide a quote that runs past it)."""
+    lines = list("abcdefghij")
+    citations = [("b c d e f", 1, 1), ("b c d e f", 1, 2), ("j", 1, None), ("a b", 1, 10), ("e", 5, None)]
+    remembered = SourceText(lines)
+    for quote, start, end in citations + citations[::-1]:
+        assert locate(quote, remembered, start, end) == locate(quote, lines, start, end), (quote, start, end)
+    assert locate("b c d e f", SourceText(lines), 1, 2).verdict == EXACT
