@@ -183,7 +183,15 @@ def test_a_file_read_once_gives_the_verdicts_of_plain_lines_whatever_the_order_o
     """SourceText remembers normalised lines and the whole file: the memory must never answer for
     another range (a window cached as the whole file would hide a quote that runs past it)."""
     lines = list("abcdefghij")
-    citations = [("b c d e f", 1, 1), ("b c d e f", 1, 2), ("j", 1, None), ("a b", 1, 10), ("e", 5, None)]
+    citations = [
+        ("b c d e f", 1, 1),
+        ("b c d e f", 1, 2),
+        ("j", 1, None),
+        ("a b", 1, 10),
+        ("e", 5, None),
+        ("j", 8, None),  # windows that reach the end of the file from different lines
+        ("h", 9, None),
+    ]
     remembered = SourceText(lines)
     for quote, start, end in citations + citations[::-1]:
         assert locate(quote, remembered, start, end) == locate(quote, lines, start, end), (quote, start, end)
