@@ -9,26 +9,10 @@ from hypothesis import HealthCheck, settings
 # Property tests run the same examples on every CI run (derandomized: a failure is never a fluke of
 # the seed); HYPOTHESIS_PROFILE=fast (the everyday lane) runs fewer of them, and
 # HYPOTHESIS_PROFILE=explore searches further with fresh examples (tests/strategies.examples).
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "fast",
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "explore",
-    max_examples=500,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+QUIET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("ci", derandomize=True, deadline=None, database=None, suppress_health_check=QUIET)
+settings.register_profile("fast", derandomize=True, deadline=None, database=None, suppress_health_check=QUIET)
+settings.register_profile("explore", max_examples=500, deadline=None, suppress_health_check=QUIET)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 

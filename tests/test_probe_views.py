@@ -227,35 +227,28 @@ def test_recovery_marks_the_task_of_an_interrupted_run_failed(target, settings):
 
     settings.RUN_LEASE_SECONDS = 5
     now = timezone.now()
-    task = DBTaskResult.objects.create(
-        status="RUNNING",
-        args_kwargs={"args": [1], "kwargs": {}},
-        task_path="comparison.tasks.execute_run_task",
-        backend_name="default",
-        run_after=now,
-        started_at=now - timedelta(seconds=60),
-        worker_ids=["gone"],
-    )
-    untouched = DBTaskResult.objects.create(
-        status="RUNNING",
-        args_kwargs={"args": [2], "kwargs": {}},
-        task_path="x.y",
-        backend_name="default",
-        run_after=now,
-        started_at=now,
-        worker_ids=["alive"],
-    )
+
+    def task_result(status: str, path: str, started_at, **fields) -> DBTaskResult:
+        return DBTaskResult.objects.create(
+            status=status,
+            args_kwargs={"args": [], "kwargs": {}},
+            task_path=path,
+            backend_name="default",
+            run_after=now,
+            started_at=started_at,
+            **fields,
+        )
+
+    task = task_result("RUNNING", "comparison.tasks.execute_run_task", now - timedelta(seconds=60), worker_ids=["gone"])
+    untouched = task_result("RUNNING", "x.y", now, worker_ids=["alive"])
     run = ProbeRun.objects.create(
         target=target, status="running", task_id=str(task.id), heartbeat_at=now - timedelta(seconds=6)
     )
     # A run whose task already ended (the worker died after recording it): the task keeps its end.
-    ended = DBTaskResult.objects.create(
-        status="SUCCESSFUL",
-        args_kwargs={"args": [3], "kwargs": {}},
-        task_path="comparison.tasks.execute_run_task",
-        backend_name="default",
-        run_after=now,
-        started_at=now - timedelta(seconds=60),
+    ended = task_result(
+        "SUCCESSFUL",
+        "comparison.tasks.execute_run_task",
+        now - timedelta(seconds=60),
         finished_at=now - timedelta(seconds=30),
     )
     other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
