@@ -106,6 +106,8 @@ def test_envelope_in_text_skips_what_is_not_one_and_stops_where_it_must():
     assert find_envelope(json.dumps({"schema": "mcp-error/2"}) + " mcp-error/1") is None
     assert find_envelope("[" + text + "]")["code"] == "found", "an envelope inside a list is found by its brace"
     assert find_envelope('{"a": [1, 2]} ' * 3 + text)["code"] == "found"
+    for before in ("{broken ", '{"a": 1} '):
+        assert find_envelope(before + text + ' then {"b": 2}')["code"] == "found", "the next brace, not the last"
     # The scan gives up after MAX_ENVELOPE_ATTEMPTS objects that are not envelopes.
     attempts = envelope.MAX_ENVELOPE_ATTEMPTS
     assert find_envelope("{" * (attempts - 1) + " " + text)["code"] == "found"
