@@ -93,6 +93,8 @@ def test_nothing_typed_and_nothing_said():
 def test_envelope_found_in_text_objects_and_nested():
     assert find_envelope("prefix " + json.dumps(ENVELOPE) + " suffix")["code"] == "argument.type"
     assert find_envelope({"schema": "mcp-error/1", "code": "x"})["code"] == "x"
+    assert find_envelope({"error": {"schema": "mcp-error/1", "code": "x"}})["code"] == "x", "an error member"
+    assert find_envelope({"error": "x", "schema": "mcp-error/1"}) is None, "an error member that is none"
     assert find_envelope("mcp-error/1 but {not json") is None
 
 
