@@ -250,3 +250,25 @@ def test_display_helpers():
         "8",
     ]
     assert reverse("login") == "/accounts/login/"
+
+
+def test_a_secret_is_masked_in_keys_values_and_lists_and_nothing_else_changes():
+    from comparison.probes.secrets import MASK, Redactor
+
+    redactor = Redactor(["s3cret-token"])
+    data = {"s3cret-token": ["a s3cret-token b", 7], 2: None, "plain": {"k": "s3cret-token"}}
+    assert redactor.data(data) == {MASK: [f"a {MASK} b", 7], 2: None, "plain": {"k": MASK}}
+    assert Redactor([]).data(data) is data, "nothing configured: the data as it is"
+
+
+def test_the_log_filter_masks_urls_and_never_drops_a_line():
+    from comparison.probes.secrets import RedactingFilter
+
+    log_filter = RedactingFilter()
+    record = logging.LogRecord("httpx", logging.INFO, __file__, 1, "GET %s", ("http://user:pw-99@127.0.0.1/x",), None)
+    assert log_filter.filter(record) is True
+    assert "pw-99" not in record.getMessage()
+    assert "127.0.0.1/x" in record.getMessage()
+    plain = logging.LogRecord("x", logging.INFO, __file__, 1, "no address %s", ("here",), None)
+    assert log_filter.filter(plain) is True
+    assert plain.getMessage() == "no address here"
