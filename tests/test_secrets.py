@@ -272,3 +272,12 @@ def test_the_log_filter_masks_urls_and_never_drops_a_line():
     plain = logging.LogRecord("x", logging.INFO, __file__, 1, "no address %s", ("here",), None)
     assert log_filter.filter(plain) is True
     assert plain.getMessage() == "no address here"
+
+
+def test_options_are_named_without_their_dashes():
+    """`--www-authenticate` names a header that is no credential, as `www-authenticate` does; the
+    dashes in front are not part of the name."""
+    from comparison.probes.secrets import command_secrets
+
+    assert command_secrets(["srv", "--www-authenticate=Basic", "--www-authenticate", "Basic"]) == []
+    assert command_secrets(["srv", "--key=k-1", "--key", "k-2", "-token", "k-3"]) == ["k-1", "k-2", "k-3"]

@@ -92,7 +92,7 @@ def command_secrets(command: Iterable[str]) -> list[str]:
         name, equals, value = arg.partition("=")
         if equals and looks_like_credential(name.lstrip("-")):
             found.append(value)
-        elif arg.startswith("-") and looks_like_credential(arg.lstrip("-")) and index + 1 < len(args):
+        elif not equals and arg.startswith("-") and looks_like_credential(arg.lstrip("-")) and index + 1 < len(args):
             found.append(args[index + 1])
     return [value for value in found if value]
 
