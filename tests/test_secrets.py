@@ -240,6 +240,7 @@ def test_command_outputs_never_show_a_credential(probed, fixture_port, capsys, m
 def test_display_helpers():
     assert display_url("http://u:p@h:1/mcp?key=abc&x=1&sig=zz") == "http://u:•••@h:1/mcp?key=•••&x=1&sig=•••"
     assert display_url("http://h/mcp?access_token=abc") == "http://h/mcp?access_token=•••"
+    assert display_url("http://user:p@ss@127.0.0.1:9/mcp") == "http://user:•••@127.0.0.1:9/mcp", "an @ in the password"
     assert display_command(["proxy", "--api-key", "k1", "--token=k2", "SECRET=k3", "--port", "8"]) == [
         "proxy",
         "--api-key",
