@@ -282,3 +282,20 @@ def test_options_are_named_without_their_dashes():
 
     assert command_secrets(["srv", "--www-authenticate=Basic", "--www-authenticate", "Basic"]) == []
     assert command_secrets(["srv", "--key=k-1", "--key", "k-2", "-token", "k-3"]) == ["k-1", "k-2", "k-3"]
+
+
+def test_userinfo_of_every_shape_is_hidden():
+    from comparison.probes.secrets import command_secrets, url_secrets
+
+    assert display_url("http://user:pa:ss@h/") == "http://user:•••@h/", "a colon in the password"
+    assert "pa:ss" in url_secrets("http://user:pa:ss@h/")
+    assert display_url("http://s3cret@h/mcp") == "http://•••@h/mcp", "a token given as the user name"
+    assert display_url("http://h/mcp?token=&x=1") == "http://h/mcp?token=•••&x=1", "an empty value keeps its place"
+    assert command_secrets(["srv", "--token"]) == [], "an option with no value after it"
+
+
+def test_an_object_is_an_envelope_only_by_its_schema():
+    from comparison.envelope import find_envelope
+
+    assert find_envelope({"a": 1}) is None
+    assert find_envelope({"schema": "mcp-error/2", "code": "x"}) is None
