@@ -299,3 +299,14 @@ def test_an_object_is_an_envelope_only_by_its_schema():
 
     assert find_envelope({"a": 1}) is None
     assert find_envelope({"schema": "mcp-error/2", "code": "x"}) is None
+
+
+def test_the_secrets_a_url_carries():
+    from comparison.probes.secrets import url_secrets, url_userinfo
+
+    assert url_userinfo("http://u:p@h:1/") == "u:p"
+    assert url_userinfo("http://u:p@ss@h/") == "u:p@ss"
+    assert url_userinfo("http://h:1/") == ""
+    assert url_userinfo("http://[::1/") == "", "a URL that does not parse carries none"
+    assert url_secrets("http://u:p@ss@h/mcp?token=abc&x=1") == ["p@ss", "u", "abc"]
+    assert url_secrets("http://h/mcp?token=&x=1") == [], "an empty value is no secret"
