@@ -310,3 +310,11 @@ def test_the_secrets_a_url_carries():
     assert url_userinfo("http://[::1/") == "", "a URL that does not parse carries none"
     assert url_secrets("http://u:p@ss@h/mcp?token=abc&x=1") == ["p@ss", "u", "abc"]
     assert url_secrets("http://h/mcp?token=&x=1") == [], "an empty value is no secret"
+
+
+def test_header_names_are_read_whatever_their_case():
+    from comparison.probes.secrets import looks_like_credential
+
+    assert not looks_like_credential("WWW-Authenticate"), "names a scheme, carries no credential"
+    assert looks_like_credential("X-API-KEY")
+    assert looks_like_credential(" Authorization ")
