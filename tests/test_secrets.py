@@ -318,3 +318,13 @@ def test_header_names_are_read_whatever_their_case():
     assert not looks_like_credential("WWW-Authenticate"), "names a scheme, carries no credential"
     assert looks_like_credential("X-API-KEY")
     assert looks_like_credential(" Authorization ")
+
+
+def test_a_secret_that_contains_another_is_masked_whole_and_short_values_are_no_secrets():
+    from comparison.probes.secrets import MASK, Redactor
+
+    assert Redactor(["efgh", "abcdefgh"]).text("x abcdefgh y") == f"x {MASK} y"
+    assert Redactor(["abcd", "abcdefgh"]).text("x abcdefgh y") == f"x {MASK} y", "not a mask and a tail"
+    assert Redactor(["abcd"]).text("abcd abc") == f"{MASK} abc", "four characters are a secret"
+    assert Redactor(["abc"]).text("abc") == "abc", "three are too common to mask"
+    assert not Redactor(["abc", None, 1234])
