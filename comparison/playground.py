@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .hosts import PROVIDERS, is_prompt_result, prompt_views, tool_views
+from .hosts import PROVIDERS, is_prompt_result, result_views
 from .hosts.examples import all_examples, example
 from .hosts.present import PresentedView, present
 from .hosts.shape import shape_problem
@@ -33,8 +33,7 @@ class PlaygroundInput:
 
 
 def host_views(value, provider: str) -> list[PresentedView]:
-    views = prompt_views(value) if is_prompt_result(value) else tool_views(value, provider=provider)
-    return [present(view) for view in views]
+    return [present(view) for view in result_views(value, provider=provider)]
 
 
 def parse_input(text: str) -> tuple[object | None, str]:

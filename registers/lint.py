@@ -87,57 +87,29 @@ def _revision_labels(row: RowDoc) -> list[Finding]:
         state = stated[revision].state if revision in stated else ""
         if only and revision not in only and verb in ("has", "deprecates"):
             named = ", ".join(REVISION_SHORT[rev] for rev in sorted(only))
-            found.append(
-                Finding(
-                    ERROR,
-                    row.line,
-                    row.row_id,
-                    "contradiction",
-                    f"label `{label.text}` contradicts the Where cell's `{named} only`",
-                )
-            )
+            found.append(_contradiction(row, f"label `{label.text}` contradicts the Where cell's `{named} only`"))
         elif verb == "has" and state == ABSENT:
             found.append(
-                Finding(
-                    ERROR,
-                    row.line,
-                    row.row_id,
-                    "contradiction",
-                    f"label `{label.text}` contradicts the Where cell, which says {short} lacks it",
-                )
+                _contradiction(row, f"label `{label.text}` contradicts the Where cell, which says {short} lacks it")
             )
         elif verb == "removes" and state in (EXISTS, DEPRECATED):
-            found.append(
-                Finding(
-                    ERROR,
-                    row.line,
-                    row.row_id,
-                    "contradiction",
-                    f"label `{label.text}` contradicts the Where cell, which says {short} has it ({state})",
-                )
-            )
+            message = f"label `{label.text}` contradicts the Where cell, which says {short} has it ({state})"
+            found.append(_contradiction(row, message))
         elif verb == "deprecates" and state in (EXISTS, ABSENT):
-            found.append(
-                Finding(
-                    WARNING,
-                    row.line,
-                    row.row_id,
-                    "contradiction",
-                    f"label `{label.text}` but the Where cell says {short}: {state}",
-                )
-            )
+            message = f"label `{label.text}` but the Where cell says {short}: {state}"
+            found.append(_contradiction(row, message, WARNING))
     return found
+
+
+def _contradiction(row: RowDoc, message: str, severity: str = ERROR) -> Finding:
+    return Finding(severity, row.line, row.row_id, "contradiction", message)
 
 
 def _host_labels(row: RowDoc) -> list[Finding]:
     lacking = {segment.host for segment in host_segments(row.where_cell) if segment.state == HOST_LACKS}
     return [
-        Finding(
-            ERROR,
-            row.line,
-            row.row_id,
-            "contradiction",
-            f"label `{label.text}` contradicts the Where cell, which says {HOST_NAMES[label.host]} lacks it",
+        _contradiction(
+            row, f"label `{label.text}` contradicts the Where cell, which says {HOST_NAMES[label.host]} lacks it"
         )
         for label in row.labels
         if label.kind == "host" and label.host in lacking

@@ -32,15 +32,21 @@ def _admin_url(url: str) -> str:
     )
 
 
+def _new_postgres_database(template: str = "") -> str:
+    """A new PostgreSQL database beside the lane's (a copy of `template` if named); its URL."""
+    name = f"mcp_compare_{uuid.uuid4().hex[:12]}"
+    copy_of = f' TEMPLATE "{template}"' if template else ""
+    with psycopg.connect(_admin_url(lane_url()), autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"{copy_of}')
+    parts = urlsplit(lane_url())
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+
+
 def create(tmp_path: Path) -> str:
     """A new empty database; its URL."""
     if not is_postgres():
         return f"sqlite:///{tmp_path / 'shared.sqlite3'}"
-    name = f"mcp_compare_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(_admin_url(lane_url()), autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}"')
-    parts = urlsplit(lane_url())
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+    return _new_postgres_database()
 
 
 def copy(template: str, tmp_path: Path) -> str:
@@ -52,12 +58,7 @@ def copy(template: str, tmp_path: Path) -> str:
         target = tmp_path / "shared.sqlite3"
         shutil.copyfile(template.removeprefix("sqlite:///"), target)
         return f"sqlite:///{target}"
-    name = f"mcp_compare_{uuid.uuid4().hex[:12]}"
-    template_name = urlsplit(template).path.lstrip("/")
-    with psycopg.connect(_admin_url(lane_url()), autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template_name}"')
-    parts = urlsplit(lane_url())
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+    return _new_postgres_database(template=urlsplit(template).path.lstrip("/"))
 
 
 def drop(url: str) -> None:

@@ -76,5 +76,12 @@ def prompt_views(result: Any, *, arguments: list[str] | None = None) -> list[Hos
     ]
 
 
+def result_views(result: Any, *, provider: str = "openai-compatible", only: str | None = None) -> list[HostView]:
+    """Every host path's view of a tool result, or of a prompt result (prompts ignore `only`)."""
+    if is_prompt_result(result):
+        return prompt_views(result)
+    return tool_views(result, provider=provider, only=only)
+
+
 def is_prompt_result(value: Any) -> bool:
     return isinstance(value, dict) and isinstance(value.get("messages"), list) and "content" not in value

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import is_prompt_result, prompt_views, tool_views
+from . import result_views
 from .examples import MCPX_PASS_THROUGH_ROWS, ROW_EXAMPLES, example
 from .present import PresentedView, present
 from .view import FAILED, HostView
@@ -60,7 +60,7 @@ def row_host_views(row_id: str, register_states: dict[str, str]) -> tuple[str, l
         return None
     name, subject = ROW_EXAMPLES[row_id]
     value = example(name)
-    views = prompt_views(value) if is_prompt_result(value) else tool_views(value)
+    views = result_views(value)
     entries = []
     for view in views:
         state = register_states.get(view.host, "")

@@ -13,7 +13,8 @@ from typing import Any
 
 from comparison import failures
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
-from comparison.hosts.present import PresentedView, present, shorten
+from comparison.hosts.present import present, shorten
+from comparison.hosts.view import HostView
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from . import revisions
@@ -154,25 +155,16 @@ def expected_for(scenario: Scenario, revision: str) -> dict[str, Any] | None:
     return expected
 
 
-def presented_views(
-    scenario: Scenario, response_payload: dict[str, Any] | None, *, limit: int | None = 160
-) -> list[PresentedView]:
-    """Every host's view of the result; `limit` shortens long strings for storage and display."""
+def host_views_of(scenario: Scenario, response_payload: dict[str, Any] | None) -> list[HostView]:
+    """Every host's view of the result the scenario asked for (none for an error or another kind)."""
     if not response_payload or "result" not in response_payload:
         return []
     result = response_payload["result"]
     if scenario.method == "tools/call" and isinstance(result, dict):
-        return [present(view, limit=limit) for view in tool_views(result)]
+        return tool_views(result)
     if scenario.method == "prompts/get" and is_prompt_result(result):
-        return [present(view, limit=limit) for view in prompt_views(result)]
+        return prompt_views(result)
     return []
-
-
-def host_views_of(
-    scenario: Scenario, response_payload: dict[str, Any] | None, *, limit: int | None = 160
-) -> list[dict[str, Any]]:
-    """The host views as a probe result stores them."""
-    return [view.to_json() for view in presented_views(scenario, response_payload, limit=limit)]
 
 
 def _probe_revision(
@@ -268,10 +260,12 @@ def assess(outcome: ProbeOutcome, exchange: Any, spec: TargetSpec, direct_exchan
     if got and isinstance(got.get("result"), dict):
         checked = revisions.findings(got["result"], scenario.method, outcome.negotiated or revision)
         outcome.findings += [finding.as_dict() for finding in checked]
-    outcome.host_views = host_views_of(scenario, got)
+    views = host_views_of(scenario, got)
+    # Stored and shown with long strings shortened.
+    outcome.host_views = [present(view).to_json() for view in views]
     if scenario.failure:
         # Scored on the full texts: an envelope cut short for display would not parse.
-        full_views = presented_views(scenario, got, limit=None)
+        full_views = [present(view, limit=None) for view in views]
         scored = failures.profiles(exchange.response, full_views, is_failure=True)
         outcome.dpcter = [profile.as_dict() for profile in scored]
     _compare(outcome, scenario, revision, got, spec, direct_exchange)

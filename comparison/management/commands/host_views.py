@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison.hosts import PROVIDERS, TOOL_PATHS, is_prompt_result, prompt_views, tool_views
+from comparison.hosts import PROVIDERS, TOOL_PATHS, result_views
 from comparison.hosts.present import view_data
 from comparison.hosts.vectors import differences, normal_form
 
@@ -33,10 +33,7 @@ class Command(BaseCommand):
         if not options["result"]:
             raise CommandError("give RESULT.json, - for standard input, or --vectors FILE")
         result = self._load(options["result"])
-        if is_prompt_result(result):
-            views = prompt_views(result)
-        else:
-            views = tool_views(result, provider=options["provider"], only=options["host"])
+        views = result_views(result, provider=options["provider"], only=options["host"])
         if not views:
             raise CommandError(f"no host path matches {options['host']!r}")
         data = [view_data(view, limit=None if options["full"] else 160) for view in views]
