@@ -32,7 +32,7 @@ def shared(lane_database):
 def test_pages_answer_while_a_large_load_writes(shared, tmp_path):
     folder = tmp_path / "registers"
     folder.mkdir()
-    for index in range(12):
+    for index in range(8):
         (folder / f"set-{index:02}.md").write_text(
             register_text(120, prefix=f"R{chr(65 + index)}", title=f"Set {index}"), encoding="utf-8"
         )
