@@ -11,9 +11,10 @@ from registers import choices
 from registers.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
 from .probes.forkserver import fixture_command
+from .probes.launch import loopback_port
 from .probes.runner import TargetSpec
 from .probes.scenarios import SUITES
-from .probes.secrets import Redactor, display_command, display_url, url_secrets, url_userinfo
+from .probes.secrets import Redactor, command_secrets, display_command, display_url, url_secrets, url_userinfo
 
 USERINFO_REFUSED = (
     "Credentials in the URL (user:password@…) would be shown wherever the URL is. Remove them and put the "
@@ -48,6 +49,12 @@ class ProbeTarget(models.Model):
         help_text='"fixture" when the upstream is the built-in fixture (its answers are known), or the upstream\'s '
         "own URL to probe directly for the diff; empty for no diff.",
     )
+    launch = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="A command that serves the URL, started by each run and stopped after it (loopback only), "
+        'e.g. ["mcp-proxy", "--port", "3301", "--", "python", "server.py"]; empty when something else runs it.',
+    )
     builtin = models.BooleanField(default=False, editable=False)
     enabled = models.BooleanField(default=True)
 
@@ -66,6 +73,12 @@ class ProbeTarget(models.Model):
             errors["url"] = USERINFO_REFUSED.format(where="Headers")
         if url_userinfo(self.upstream):
             errors["upstream"] = USERINFO_REFUSED.format(where="Upstream headers")
+        if self.launch and (
+            not isinstance(self.launch, list) or not all(isinstance(part, str) and part for part in self.launch)
+        ):
+            errors["launch"] = 'Expected a list of arguments, e.g. ["mcp-proxy", "--port", "3301", "--", "server"].'
+        elif self.launch and self.transport == "http" and loopback_port(self.url) is None:
+            errors["url"] = "A target with a launch command must serve a loopback URL (http://127.0.0.1:<port>/…)."
         for name in ("headers", "upstream_headers"):
             value = getattr(self, name)
             if not isinstance(value, dict) or not all(
@@ -87,10 +100,16 @@ class ProbeTarget(models.Model):
     def display_command(self) -> str:
         return " ".join(display_command(self.command)) if isinstance(self.command, list) else ""
 
+    @property
+    def display_launch(self) -> str:
+        return " ".join(display_command(self.launch)) if isinstance(self.launch, list) else ""
+
     def redactor(self) -> Redactor:
         """Masks every credential this target is configured with, wherever it turns up."""
         values = [*_values(self.headers), *_values(self.upstream_headers), *url_secrets(self.url)]
         values += url_secrets(self.upstream)
+        for command in (self.command, self.launch):
+            values += command_secrets(command) if isinstance(command, list) else []
         return Redactor(values)
 
     def spec(self) -> TargetSpec:
@@ -107,6 +126,7 @@ class ProbeTarget(models.Model):
             headers=dict(_items(self.headers)),
             suite=self.suite,
             upstream=self.upstream,
+            launch=list(self.launch) if self.transport == "http" and isinstance(self.launch, list) else [],
         )
 
     def upstream_spec(self) -> TargetSpec | None:
@@ -221,6 +241,9 @@ class ProbeResult(models.Model):
     diff_against = models.CharField(max_length=100, blank=True)
     host_views = models.JSONField(default=list)
     dpcter = models.JSONField(default=list, help_text="DPCTER profiles per consumer, for failure scenarios.")
+    interop = models.JSONField(
+        default=dict, blank=True, help_text="Per host: does it get through the proxy what the upstream sends?"
+    )
     exchanges = models.JSONField(default=list)
     duration_ms = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)

@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from . import failures, reports, selectors
+from . import compare_selectors, exports, failures, reports, selectors
 from .http import HtmxHttpRequest, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
@@ -22,7 +22,8 @@ AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 
 @require_GET
 def target_list(request: HtmxHttpRequest) -> TemplateResponse:
-    return TemplateResponse(request, "comparison/target_list.html", {"targets": ProbeTarget.objects.all()})
+    context = {"targets": ProbeTarget.objects.all(), "latest_runs": selectors.latest_runs_of_every_target()}
+    return TemplateResponse(request, "comparison/target_list.html", context)
 
 
 @require_GET
@@ -104,11 +105,24 @@ def _audit_export(found: selectors.Audit, fmt: str) -> HttpResponse:
 
 
 @require_GET
-def compare_runs(request: HtmxHttpRequest) -> TemplateResponse:
-    """Run A against run B: cells added, removed, changed, unchanged; a permalink for every choice."""
+def compare_runs(request: HtmxHttpRequest):
+    """Two or more runs side by side (`?run=A&run=B&run=C`, with exports), or the cell-by-cell diff
+    of run A against run B (`?a=&b=`); a permalink for every choice."""
+    if "run" in request.GET:
+        return _compare_many(request)
     a, b = _int(request.GET.get("a")), _int(request.GET.get("b"))
     context = selectors.compare_page(a, b, request.GET.get("only", ""))
     return TemplateResponse(request, "comparison/compare_runs.html", context)
+
+
+def _compare_many(request: HtmxHttpRequest):
+    run_ids = [pk for pk in (_int(value) for value in request.GET.getlist("run")) if pk is not None]
+    context = compare_selectors.many_compare_page(run_ids, request.GET.get("only", ""))
+    fmt = request.GET.get("format", "")
+    if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:
+        return exports.comparison_response(context["comparison"], fmt, context["charts"])
+    context["query"] = request.GET.urlencode()
+    return TemplateResponse(request, "comparison/compare_many.html", context)
 
 
 def _int(value) -> int | None:

@@ -326,6 +326,7 @@ def _save_result(run: ProbeRun, data: dict) -> None:
             diff_against=data["diff_against"],
             host_views=data["host_views"],
             dpcter=data["dpcter"],
+            interop=data["interop"],
             exchanges=data["exchanges"],
             duration_ms=data["duration_ms"],
         )

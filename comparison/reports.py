@@ -144,3 +144,128 @@ def audit_json(run_id: int, target: str, published_total: int, cells: list[dict[
         "cells": cells,
     }
     return json.dumps(payload, indent=2)
+
+
+# --- a comparison of probe runs (multicompare.Comparison.as_dict()) ----------------------------------
+
+
+def _score_text(score: dict[str, Any]) -> str:
+    if score["percent"] is None:
+        return "not scored"
+    return f"{score['percent']}% ({score['same']}/{score['scored']})"
+
+
+def comparison_markdown(data: dict[str, Any], host_names: dict[str, str]) -> str:
+    """The comparison as Markdown: a summary table per run, then every cell."""
+    runs = data["runs"]
+    lines = ["# Probe runs compared", "", "| | " + " | ".join(f"#{r['run']} {_md(r['target'])}" for r in runs) + " |"]
+    lines.append("|---|" + "---|" * len(runs))
+    lines.append(_md_row("status", [r["status"] for r in runs]))
+    for verdict in runs[0]["counts"] if runs else []:
+        lines.append(_md_row(verdict, [str(r["counts"][verdict]) for r in runs]))
+    lines.append(_md_row("interop (every host)", [_score_text(r["interop"]["overall"]) for r in runs]))
+    for host, name in host_names.items():
+        lines.append(_md_row(f"interop: {name}", [_score_text(r["interop"]["hosts"][host]) for r in runs]))
+    lines.append(_md_row("valid for the revision", [_score_text(r["interop"]["valid"]) for r in runs]))
+    lines += ["", "## Cells", "", "| scenario | revision | " + " | ".join(f"#{r['run']}" for r in runs) + " |"]
+    lines.append("|---|---|" + "---|" * len(runs))
+    for line in data["cells"]:
+        cells = [_md(_cell_text(cell)) for cell in line["cells"]]
+        lines.append(f"| {_md(line['scenario'])} | {line['revision']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _md_row(label: str, values: list[str]) -> str:
+    return f"| {_md(label)} | " + " | ".join(_md(value) for value in values) + " |"
+
+
+def _cell_text(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return "—"
+    text = cell["verdict"]
+    if cell["changes"]:
+        text += ": " + "; ".join(cell["changes"][:3])
+    if cell["differs_for"]:
+        text += " (differs for " + ", ".join(cell["differs_for"]) + ")"
+    return text
+
+
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def comparison_csv(data: dict[str, Any]) -> Iterator[str]:
+    """One line per scenario × revision × run."""
+    buffer = io.StringIO()
+    writer = _SafeWriter(buffer)
+    writer.writerow(["scenario", "revision", "run", "target", "verdict", "changes", "differs for hosts", "result"])
+    targets = {r["run"]: r["target"] for r in data["runs"]}
+    for line in data["cells"]:
+        for run, cell in zip(targets, line["cells"], strict=True):
+            if cell is None:
+                writer.writerow([line["scenario"], line["revision"], run, targets[run], "", "", "", ""])
+                continue
+            writer.writerow(
+                [
+                    line["scenario"],
+                    line["revision"],
+                    run,
+                    targets[run],
+                    cell["verdict"],
+                    "; ".join(cell["changes"]),
+                    " ".join(cell["differs_for"]),
+                    cell["result"],
+                ]
+            )
+    yield buffer.getvalue()
+
+
+def comparison_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+# --- disagreements: claims some evidence contradicts -------------------------------------------------
+
+
+def _sources_text(sources: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{s['kind']}: {s['label']} ({s['detail']})" for s in sources)
+
+
+def disagreements_markdown(items: list[dict[str, Any]]) -> str:
+    lines = ["# Disagreements", "", f"{len(items)} claim(s) some evidence contradicts.", ""]
+    lines += ["| register | row | host | claim | contradicted by | supported by |", "|---|---|---|---|---|---|"]
+    for item in items:
+        cells = [
+            item["register"],
+            f"{item['row_id']} {item['title']}",
+            item["host"],
+            item["claim"] or "not named",
+            _sources_text(item["conflicts"]),
+            _sources_text(item["support"]) or "—",
+        ]
+        lines.append("| " + " | ".join(_md(cell) for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def disagreements_csv(items: list[dict[str, Any]]) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = _SafeWriter(buffer)
+    writer.writerow(["register", "row_id", "title", "host", "claim", "contradicted by", "supported by"])
+    for item in items:
+        writer.writerow(
+            [
+                item["register"],
+                item["row_id"],
+                item["title"],
+                item["host"],
+                item["claim"],
+                _sources_text(item["conflicts"]),
+                _sources_text(item["support"]),
+            ]
+        )
+    yield buffer.getvalue()
+
+
+def disagreements_json(items: list[dict[str, Any]], generated: str) -> str:
+    body = {"format": "mcp-compare/disagreements/1", "generated": generated, "disagreements": items}
+    return json.dumps(body, indent=2, ensure_ascii=False, sort_keys=True) + "\n"

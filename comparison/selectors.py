@@ -13,12 +13,14 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
+from registers.vocabulary import HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
 
-from . import failures
+from . import charts, evidence, failures
+from .hosts.agreement import row_host_views
+from .hosts.findings import findings_for
 from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeTarget
-from .probes import compare, real_lane
+from .probes import compare, interop, real_lane
 from .probes.scenarios import suite
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
@@ -63,13 +65,48 @@ def latest_probe_verdicts() -> dict[str, Counter]:
 # --- targets and runs --------------------------------------------------------------------------
 
 
+TREND_RUNS = 20
+
+
+def run_scores(run_ids: list[int]) -> dict[int, interop.RunScore]:
+    """The interop score of each run, from one query over their results."""
+    cells: dict[int, list[dict]] = {pk: [] for pk in run_ids}
+    columns = ("run_id", "scenario", "requested_revision", "verdict", "interop")
+    for values in ProbeResult.objects.filter(run_id__in=run_ids).values(*columns):
+        values["revision"] = values.pop("requested_revision")
+        cells[values["run_id"]].append(values)
+    failed, invalid = PROBE_VERDICTS[3], PROBE_VERDICTS[2]
+    return {pk: interop.run_score(found, failed=failed, invalid=invalid) for pk, found in cells.items()}
+
+
 def target_page(target: ProbeTarget) -> dict:
+    """The target, its runs with their interop scores, and the score's trend over its ended runs."""
+    runs = list(target.runs.select_related("started_by")[:50])
+    ended = [run for run in runs if not run.active][:TREND_RUNS]
+    scores = run_scores([run.pk for run in ended])
+    for run in runs:
+        run.score = scores.get(run.pk)
+    trend = charts.chart(
+        "Interop score over this target's runs (every host)",
+        [charts.share_bar(f"#{run.pk} {run.created:%Y-%m-%d %H:%M}", *_overall(run.score)) for run in reversed(ended)],
+    )
     return {
         "target": target,
-        "runs": target.runs.select_related("started_by")[:50],
+        "runs": runs,
+        "trend": trend if ended else None,
+        "compare_ids": [run.pk for run in ended[:3]],
         "scenarios": suite(target.suite),
         "real_host_available": real_lane.available(),
     }
+
+
+def latest_runs_of_every_target() -> list[int]:
+    """The newest ended run of each target, for "compare every target" (one query)."""
+    latest: dict[int, int] = {}
+    ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
+    for pk, target_id in ended.order_by("pk").values_list("pk", "target_id"):
+        latest[target_id] = pk
+    return sorted(latest.values())
 
 
 def run_grid(run: ProbeRun) -> dict:
@@ -160,9 +197,21 @@ def audit_page(found: Audit, consumer: str, coordinate: str) -> dict:
             for profile in result.dpcter
             if profile["consumer"] == consumer
         ]
+    chart = charts.dpcter_bars(
+        "DPCTER: typed fields, published vs each consumer of this run",
+        [
+            (
+                row["name"],
+                (row["published"][0], failures.PUBLISHED_TOTAL),
+                [(HOST_PATH_LABELS.get(consumer, consumer), cell.typed, cell.total) for consumer, cell in row["cells"]],
+            )
+            for row in found.rows
+        ],
+    )
     return {
         "run": found.run,
         "rows": found.rows,
+        "chart": chart,
         "consumers": [(c, HOST_PATH_LABELS.get(c, c)) for c in found.consumers],
         "failures": len(found.results),
         "published_total": failures.PUBLISHED_TOTAL,
@@ -203,4 +252,62 @@ def compare_page(a: int | None, b: int | None, only: str) -> dict:
         "changes": changes,
         "totals": totals,
         "only": only,
+    }
+
+
+def _overall(score: interop.RunScore) -> tuple[int, int]:
+    return score.overall.same, score.overall.scored
+
+
+# --- evidence beside every claim (for the registers app) ----------------------------------------
+
+
+def _latest_ended_runs() -> dict[int, tuple[str, str]]:
+    """{run id: (target name, status)} of the newest ended run of every target."""
+    latest: dict[int, tuple[int, str, str]] = {}
+    ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
+    for pk, target_id, name, status in ended.order_by("pk").values_list("pk", "target_id", "target__name", "status"):
+        latest[target_id] = (pk, name, status)
+    return {pk: (name, status) for pk, name, status in latest.values()}
+
+
+def latest_probe_cells(row_id: str | None = None) -> dict[str, list[evidence.ProbeCell]]:
+    """{row id: cells} of the latest ended run of every target (two queries); one row's only when
+    `row_id` is given."""
+    runs = _latest_ended_runs()
+    results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(rows_key="")
+    if row_id is not None:
+        results = results.filter(rows_key__contains=f",{row_id},")
+    cells: dict[str, list[evidence.ProbeCell]] = {}
+    columns = ("id", "run_id", "scenario", "requested_revision", "rows", "host_views", "interop")
+    for pk, run_id, scenario, revision, rows, views, interop_ in results.order_by("id").values_list(*columns):
+        target, status = runs[run_id]
+        cell = evidence.ProbeCell(
+            pk,
+            run_id,
+            target,
+            scenario,
+            revision,
+            tuple(views if isinstance(views, list) else ()),
+            interop_ if isinstance(interop_, dict) else {},
+            "" if status == ProbeRun.DONE else status,
+        )
+        for row in rows if isinstance(rows, list) else ():
+            cells.setdefault(row, []).append(cell)
+    return cells
+
+
+def row_evidence(row_id: str, claims: dict[str, str], model, cells=None) -> list[evidence.HostEvidence]:
+    """Per host: the claim and every source for or against it (the row page's evidence table)."""
+    if cells is None:
+        cells = latest_probe_cells(row_id).get(row_id, [])
+    return evidence.row_evidence(row_id, claims, model, findings_for(row_id), cells, HOSTS)
+
+
+def evidence_of_rows(rows: list[tuple[str, dict[str, str]]]) -> dict[str, list[evidence.HostEvidence]]:
+    """{row id: evidence per host} for (row id, claims) pairs, from two queries in all."""
+    cells = latest_probe_cells()
+    return {
+        row_id: row_evidence(row_id, claims, row_host_views(row_id, claims), cells.get(row_id, []))
+        for row_id, claims in rows
     }

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Prefetch
+from django.http import HttpResponse
 from django.template.loader import get_template
 from django.utils import timezone
 from django.utils.safestring import mark_safe
@@ -165,3 +166,36 @@ def export_chunks(fmt: str, row_filter: filters.RowFilter) -> Iterator[str]:
         yield from reports.csv_report(row_dicts(row_filter))
     else:
         raise ValueError(f"unknown export format {fmt!r}")
+
+
+# --- the disagreements list ---------------------------------------------------------------------
+
+DISAGREEMENT_FORMATS = {key: CONTENT_TYPES[key] for key in ("md", "json", "csv")}
+
+
+def disagreement_dicts(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "register": item["row"].register.slug,
+            "row_id": item["row"].row_id,
+            "title": item["row"].title,
+            "host": item["host"],
+            "claim": item["claim"],
+            "conflicts": [source.as_dict() for source in item["conflicts"]],
+            "support": [source.as_dict() for source in item["support"]],
+        }
+        for item in items
+    ]
+
+
+def disagreements_response(items: list[dict[str, Any]], fmt: str) -> HttpResponse:
+    data = disagreement_dicts(items)
+    if fmt == "md":
+        body = reports.disagreements_markdown(data)
+    elif fmt == "csv":
+        body = "".join(reports.disagreements_csv(data))
+    else:
+        body = reports.disagreements_json(data, timezone.now().isoformat(timespec="seconds"))
+    response = HttpResponse(body, content_type=DISAGREEMENT_FORMATS[fmt])
+    response["Content-Disposition"] = f'attachment; filename="mcp-compare-disagreements.{fmt}"'
+    return response

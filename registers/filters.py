@@ -9,13 +9,17 @@ reads no row it does not show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from comparison import selectors as probe_selectors
+from comparison.evidence import row_verdict
 
 from .models import Register, Row
 from .pagecache import data_version
 from .rowfacts import row_facts
 from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary callers use)
     CITATION_CHOICES,
+    EVIDENCE_CHOICES,
     FACETS,
     HOST_MODE_TEXT,
     HOST_MODES,
@@ -35,6 +39,7 @@ from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary call
 
 FACT_COLUMNS = (
     "pk",
+    "row_id",
     "register__slug",
     "status_verdict",
     "value_sign",
@@ -65,14 +70,22 @@ def snapshot() -> Snapshot:
     """Every row's facts in display order and the registers' titles, read once per data version."""
     version = data_version()
     if version not in _memo:
-        rows = Row.objects.order_by("register__title", "order").values_list(*FACT_COLUMNS)
+        rows = list(Row.objects.order_by("register__title", "order").values_list(*FACT_COLUMNS))
         titles = list(Register.objects.order_by("title").values_list("slug", "title"))
+        verdicts = evidence_verdicts([(values[1], (values[11] or {}).get("hosts", {})) for values in rows])
         _memo.clear()
-        _memo[version] = Snapshot([_facts(*values) for values in rows], titles)
+        _memo[version] = Snapshot([_facts(values, verdicts.get(values[1], "untested")) for values in rows], titles)
     return _memo[version]
 
 
-def _facts(pk, slug, status, sign, level, effort, risk, introduced, removed, deprecated, document, search_text):
+def evidence_verdicts(rows: list[tuple[str, dict[str, str]]]) -> dict[str, str]:
+    """{row id: disagrees / agrees / untested} over the host models, real hosts and latest probes."""
+    found = probe_selectors.evidence_of_rows(rows)
+    return {row_id: row_verdict(items) for row_id, items in found.items()}
+
+
+def _facts(values: tuple, evidence: str):
+    pk, _, slug, status, sign, level, effort, risk, introduced, removed, deprecated, document, search_text = values
     scalars = {
         "status": status,
         "value_sign": sign,
@@ -83,7 +96,7 @@ def _facts(pk, slug, status, sign, level, effort, risk, introduced, removed, dep
         "removed": removed,
         "deprecated": deprecated,
     }
-    return row_facts(pk, slug, scalars, document or {}, search_text)
+    return replace(row_facts(pk, slug, scalars, document or {}, search_text), evidence=evidence)
 
 
 @dataclass

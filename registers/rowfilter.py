@@ -13,6 +13,8 @@ PostgreSQL whose statistics lagged a load.
   value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
   cite=drifted|moved|unverified  (rows with any such citation)
   changed_since=<increment>      (rows a register reload changed at or after that increment)
+  evidence=disagrees|agrees|untested  (rows whose claims some evidence contradicts, only supports, or
+                                 that nothing measured; see comparison.evidence)
   q=<free text>
 
 Unknown values are dropped (and reported), never turned into an error page.
@@ -39,9 +41,23 @@ STATUS_CHOICES = (
     vocab.StatusVerdict.ACC,
 )
 CITATION_CHOICES = ("drifted", "moved", "unverified")
+EVIDENCE_CHOICES = ("disagrees", "agrees", "untested")
+EVIDENCE_NAMES = {"disagrees": "evidence disagrees", "agrees": "evidence agrees", "untested": "untested"}
 
 #: The facets in the order they are checked (and shown). `q` is applied by the database.
-FACETS = ("register", "revision", "host", "label", "status", "value", "effort", "risk", "cite", "changed_since")
+FACETS = (
+    "register",
+    "revision",
+    "host",
+    "label",
+    "status",
+    "value",
+    "effort",
+    "risk",
+    "cite",
+    "changed_since",
+    "evidence",
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,7 @@ class RowFilter:
     risk: str = ""
     cite: str = ""
     changed_since: str = ""
+    evidence: str = ""
     q: str = ""
     ignored: tuple[str, ...] = field(default=(), compare=False)
 
@@ -73,6 +90,7 @@ class RowFilter:
                 self.value,
                 self.effort,
                 self.risk,
+                self.evidence,
                 self.q,
             )
         )
@@ -88,7 +106,7 @@ class RowFilter:
             pairs.append(("host", self.host))
             if self.host_mode != "mentioned":
                 pairs.append(("host_mode", self.host_mode))
-        for name in ("label", "status", "value", "effort", "risk", "cite", "changed_since", "q"):
+        for name in ("label", "status", "value", "effort", "risk", "cite", "changed_since", "evidence", "q"):
             value = getattr(self, name)
             if value:
                 pairs.append((name, value))
@@ -129,6 +147,7 @@ def parse(query) -> RowFilter:
         risk=pick("risk", vocab.RISK_LEVELS),
         cite=pick("cite", CITATION_CHOICES),
         changed_since=_increment(query.get("changed_since", ""), ignored),
+        evidence=pick("evidence", EVIDENCE_CHOICES),
         q=query.get("q", "").strip()[:200],
         ignored=tuple(ignored),
     )
@@ -310,6 +329,11 @@ def facet_options(
         )
         for increment in changed
     ]
+    evidence = Counter(facts.evidence for facts in rows["evidence"])
+    result["evidence"] = [
+        FacetOption(choice, EVIDENCE_NAMES[choice], evidence[choice], f.evidence == choice)
+        for choice in EVIDENCE_CHOICES
+    ]
     return result
 
 
@@ -357,4 +381,5 @@ def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[Fi
         FilterField("risk", "Risk", "Any risk", counts["risk"]),
         FilterField("cite", "Citations", "Any citations", counts["cite"]),
         FilterField("changed_since", "Changed", "Any time", counts["changed_since"]),
+        FilterField("evidence", "Evidence", "Any evidence", counts["evidence"]),
     ]

@@ -4,6 +4,7 @@ one declared way into the comparison app's database side."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
@@ -11,6 +12,7 @@ from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.html import format_html
 
+from comparison import charts, evidence
 from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
@@ -87,7 +89,33 @@ def register_page(slug: str) -> dict:
         "citation_problems": Citation.objects.filter(row__register=register, verdict__in=CITATION_PROBLEMS)
         .select_related("row")
         .order_by("row__order", "order")[:MAX_CITATION_PROBLEMS],
+        "charts": register_charts(register),
     }
+
+
+def register_charts(register: Register) -> list[charts.Chart]:
+    """The register's revision timeline and each host's support, from one query over its rows."""
+    rows = list(register.rows.values_list("introduced_in", "deprecated_in", "removed_in", "facts"))
+    timeline = charts.revision_timeline(
+        f"{register.title}: rows introduced, deprecated and removed per revision",
+        [
+            (
+                revision,
+                sum(1 for r in rows if r[0] == revision),
+                sum(1 for r in rows if r[1] == revision),
+                sum(1 for r in rows if r[2] == revision),
+            )
+            for revision in vocab.REVISIONS
+        ],
+    )
+    known = {state for state, _ in charts.SUPPORT_TONES}
+    per_host = []
+    for host in vocab.HOSTS:
+        states = [(r[3] or {}).get("hosts", {}).get(host) for r in rows]
+        counts = Counter(state if state in known else "unknown" for state in states if state is not None)
+        per_host.append((vocab.HOST_NAMES[host], dict(counts)))
+    support = charts.support_bars(f"{register.title}: what each host does with its rows", per_host)
+    return [timeline, support]
 
 
 def row_page(slug: str, row_id: str) -> dict:
@@ -109,6 +137,9 @@ def row_page(slug: str, row_id: str) -> dict:
         "example_name": example_name,
         "model_views": model_views,
         "findings": findings_for(row.row_id),
+        "evidence": probe_selectors.row_evidence(
+            row.row_id, host_states, (example_name, model_views) if example_name else None
+        ),
         "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
         "row_history": _history(row),
         "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
@@ -146,3 +177,24 @@ def _neighbours(row: Row) -> dict:
 def row_by_id(row_id: str) -> Row | None:
     """Rows cite each other by ID across registers; IDs are unique across a register set."""
     return Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title").first()
+
+
+def disagreements() -> dict:
+    """Every row and host where some evidence contradicts the register's claim: the review queue
+    of a register's authors. Three queries whatever the row count."""
+    rows = list(Row.objects.select_related("register").order_by("register__title", "order"))
+    found = probe_selectors.evidence_of_rows([(row.row_id, (row.facts or {}).get("hosts", {})) for row in rows])
+    items = [
+        {
+            "row": row,
+            "host": item.host,
+            "claim": item.claim,
+            "conflicts": item.conflicts,
+            "support": [source for source in item.sources if source.stance == evidence.AGREES],
+        }
+        for row in rows
+        for item in found[row.row_id]
+        if item.verdict == evidence.DISAGREES
+    ]
+    verdicts = Counter(evidence.row_verdict(found[row.row_id]) for row in rows)
+    return {"items": items, "row_counts": [(v, verdicts.get(v, 0)) for v in evidence.VERDICTS]}

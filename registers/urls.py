@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.row_list, name="row_list"),
     path("matrix/", views.matrix, name="matrix"),
     path("export.<str:fmt>", views.export, name="export"),
+    path("disagreements/", views.disagreements, name="disagreements"),
     path("registers/", views.register_list, name="register_list"),
     path("registers/<slug:slug>/", views.register_detail, name="register_detail"),
     path("registers/<slug:slug>/verify/", views.verify_register, name="verify_register"),

@@ -69,6 +69,17 @@ def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> TemplateResp
 
 
 @require_GET
+@cached_page
+def disagreements(request: HtmxHttpRequest):
+    """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
+    context = selectors.disagreements()
+    fmt = request.GET.get("format", "")
+    if fmt in exporting.DISAGREEMENT_FORMATS:
+        return exporting.disagreements_response(context["items"], fmt)
+    return TemplateResponse(request, "registers/disagreements.html", context)
+
+
+@require_GET
 def row_by_id(request: HtmxHttpRequest, row_id: str):
     row = selectors.row_by_id(row_id)
     if row is None:

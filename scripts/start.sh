@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install, migrate, load the shipped registers and serve the dashboard on http://127.0.0.1:8000
-# (HOST and PORT override) with gunicorn and the probe worker beside it. The first run creates an `admin`
-# superuser and prints its password once: log in with it to run probes.
+# (HOST and PORT override) with gunicorn and the probe worker beside it, and the built-in probe
+# target plus mcp-proxy and supergateway in front of the fixture (`add_peer_targets`). The first
+# run creates an `admin` superuser and prints its password once: log in with it to run probes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/_python.sh
@@ -16,6 +17,11 @@ MCP_COMPARE_STATIC_MANIFEST=1 .venv/bin/python manage.py collectstatic --noinput
 .venv/bin/python manage.py load_registers
 .venv/bin/python manage.py ensure_admin
 .venv/bin/python manage.py ensure_builtin_target
+# mcp-proxy and supergateway in front of the fixture, to compare with (MCP_COMPARE_PEERS=0 skips
+# it); without npm or the package registries the dashboard starts all the same.
+if [ "${MCP_COMPARE_PEERS:-1}" != 0 ]; then
+  .venv/bin/python manage.py add_peer_targets || echo "note: the peer targets were not added (see above); the built-in target works"
+fi
 # The probe worker runs beside the web server, is started again whenever it exits, and ends with it.
 (
   trap 'kill "$worker" 2>/dev/null; exit 0' TERM INT

@@ -241,3 +241,43 @@ def test_filter_export_markdown_and_html_then_compare_runs(page):
     rows = page.locator("table.compare tbody tr")
     assert rows.count() == 1
     assert "2025-11-25" in rows.first.inner_text()
+
+
+@pytest.mark.peers
+def test_compare_the_latest_runs_with_their_charts(page):
+    """Built-in fixture and mcp-proxy (launched by its run) compared from the probes page."""
+    from django.core.management import call_command
+
+    from comparison.models import ProbeTarget
+    from comparison.probing import ensure_builtin_target, start_run
+
+    call_command("add_peer_targets", "--no-install", stdout=open(os.devnull, "w"))
+    proxy = ProbeTarget.objects.get(name="mcp-proxy → fixture")
+    ProbeTarget.objects.filter(name="supergateway → fixture").update(enabled=False)
+    built_in = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text", "rpc-error"])
+    through = start_run(target=proxy, revisions=["2025-06-18"], scenarios=["text", "rpc-error"])
+    assert through.status == "done", through.error
+    page.goto("/probes/")
+    page.get_by_role("link", name="Compare the latest run of every target").click()
+    page.wait_for_url(re.compile(rf"/probes/compare/\?run={built_in.pk}&run={through.pk}$"))
+    scores = page.locator("tr.interop td.score")
+    assert [scores.nth(i).inner_text() for i in range(scores.count())] == ["100.0% (2/2)", "0.0% (0/2)"]
+    figure = page.locator("#chart-interop-cells-where-every-host-gets-what-the-upstream-sends")
+    box = figure.locator("svg").bounding_box()
+    assert box["width"] > 300
+    assert box["height"] > 40
+    bars = figure.locator("svg rect.chart-good")
+    assert bars.count() == 1, "the proxy's bar has no share to draw"
+    assert float(bars.first.get_attribute("width")) == 420.0
+    figure.get_by_text("Table").click()
+    assert figure.locator("table tbody tr").nth(1).inner_text().split("\t")[:3] == [
+        f"#{through.pk} mcp-proxy → fixture",
+        "0",
+        "2",
+    ]
+    page.get_by_text("Export", exact=True).click()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="HTML report").click()
+    report = open(download.value.path(), encoding="utf-8").read()
+    assert report.count("<svg") == 3
+    assert "<script" not in report

@@ -43,6 +43,7 @@ def test_the_filter_bar_names_every_field_and_mode():
         ("risk", "Risk", "Any risk", "", ""),
         ("cite", "Citations", "Any citations", "", ""),
         ("changed_since", "Changed", "Any time", "", ""),
+        ("evidence", "Evidence", "Any evidence", "", ""),
     ]
     counts = {name: [f"options of {name}"] for name in [field.name for field in fields]}
     assert {x.name: x.options for x in filter_fields(f, counts)} == counts, "each select gets its own options"

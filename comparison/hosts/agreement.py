@@ -64,9 +64,15 @@ def row_host_views(row_id: str, register_states: dict[str, str]) -> tuple[str, l
     entries = []
     for view in views:
         state = register_states.get(view.host, "")
-        outcome = assess(view, subject)
-        checked = view.path in PRIMARY_PATHS and (view.host != "mcpx" or row_id in MCPX_PASS_THROUGH_ROWS)
-        allowed = ALLOWED.get(state) if checked else None
-        agreement = "" if allowed is None else ("agrees" if outcome in allowed else "disagrees")
+        outcome, agreement = judge(view, row_id, subject, state)
         entries.append(RowHostView(present(view), outcome, state, agreement))
     return name, entries
+
+
+def judge(view, row_id: str, subject: str, state: str) -> tuple[str, str]:
+    """(what happened to the row's subject, "agrees" / "disagrees" / "" when the register's state
+    for this host says nothing checkable about this path). `view` is a HostView or a PresentedView."""
+    outcome = assess(view, subject)
+    checked = view.path in PRIMARY_PATHS and (view.host != "mcpx" or row_id in MCPX_PASS_THROUGH_ROWS)
+    allowed = ALLOWED.get(state) if checked else None
+    return outcome, "" if allowed is None else ("agrees" if outcome in allowed else "disagrees")

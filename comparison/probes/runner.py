@@ -3,12 +3,14 @@ the host views of every result. No Django; the task and the command call `run_pr
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from comparison import failures
@@ -17,10 +19,11 @@ from comparison.hosts.present import present, shorten
 from comparison.hosts.view import HostView
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
-from . import revisions
+from . import interop, revisions
 from .exchange import Limits
 from .forkserver import fixture_command
 from .http_transport import HttpTransport
+from .launch import launched
 from .scenarios import Scenario, expected_fixture_response
 from .stdio_transport import StdioTransport
 from .wire import STATELESS_REVISION, WireClient
@@ -28,6 +31,8 @@ from .wire import STATELESS_REVISION, WireClient
 AS_EXPECTED, CHANGED, INVALID, FAILED = ProbeVerdict
 VERDICTS = PROBE_VERDICTS
 MAX_DIFFS = 40
+#: A launch command runs from here, so `python -m comparison…` finds the project.
+PROJECT = Path(__file__).resolve().parents[2]
 logger = logging.getLogger(__name__)
 
 
@@ -41,6 +46,8 @@ class TargetSpec:
     suite: str = "fixture"
     #: "fixture" (answers known), an upstream URL to probe directly for the diff, or "" (no diff).
     upstream: str = ""
+    #: A command serving `url`, started for the probe and stopped after it (see probes.launch).
+    launch: list[str] = field(default_factory=list)
 
 
 def builtin_fixture() -> TargetSpec:
@@ -61,6 +68,8 @@ class ProbeOutcome:
     diff_against: str = ""
     host_views: list[dict[str, Any]] = field(default_factory=list)
     dpcter: list[dict[str, Any]] = field(default_factory=list)
+    #: {host: whether it gets through the proxy what the upstream sends}; empty without a reference.
+    interop: dict[str, bool] = field(default_factory=dict)
     failure: str = ""
     duration_ms: float = 0.0
 
@@ -89,6 +98,7 @@ class ProbeOutcome:
             "diff_against": self.diff_against,
             "host_views": self.host_views,
             "dpcter": self.dpcter,
+            "interop": self.interop,
             "exchanges": self.exchanges,
             "duration_ms": round(self.duration_ms, 2),
         }
@@ -220,7 +230,8 @@ def run_probe(
             _, _, direct, _ = _probe_revision(upstream, scenarios, revision, limits)
         return negotiated, failure, answers, opening, direct, time.monotonic() - started
 
-    with ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
+    served = launched(spec.launch, spec.url, cwd=PROJECT) if spec.launch else contextlib.nullcontext()
+    with served, ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
         pending = [(revision, pool.submit(probe, revision)) for revision in revisions_]
         for index, (revision, future) in enumerate(pending):
             if should_stop and should_stop():
@@ -277,7 +288,9 @@ def _compare(
 ) -> None:
     if direct_exchange is not None and direct_exchange.ok:
         outcome.diff_against = "upstream probed directly"
-        outcome.diff = diff(payload(direct_exchange.response), got)
+        direct = payload(direct_exchange.response)
+        outcome.diff = diff(direct, got)
+        outcome.interop = interop.cell_interop(scenario.method, got, direct)
     elif spec.upstream == "fixture":
         expected = expected_for(scenario, outcome.negotiated or revision)
         if expected is not None:
@@ -287,3 +300,8 @@ def _compare(
                 outcome.diff = diff(expected["error"], got["error"], "error", subset=True)
             else:
                 outcome.diff = diff(expected, got)
+            outcome.interop = interop.cell_interop(scenario.method, got, payload(expected), same_error=_states_alike)
+
+
+def _states_alike(expected_error: Any, got_error: Any) -> bool:
+    return not diff(expected_error, got_error, "error", subset=True)

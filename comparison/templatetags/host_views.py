@@ -1,6 +1,7 @@
 import json
 
 from django import template
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -14,3 +15,24 @@ def pretty_json(value) -> str:
 @register.filter
 def make_list_words(value: str) -> list[str]:
     return value.split()
+
+
+@register.filter
+def chart_svg(found) -> str:
+    """A chart's SVG: built by comparison.charts, which escapes every text it draws."""
+    return mark_safe(found.svg)  # noqa: S308  (escaped where it is built)
+
+
+@register.filter
+def at(sequence, index: int):
+    """`cells|at:2`: an item of a list by position (None past the end)."""
+    try:
+        return sequence[index]
+    except (IndexError, TypeError, KeyError):
+        return None
+
+
+@register.filter
+def get_item(mapping, key):
+    """`counts|get_item:verdict`: a dict's value by a variable key."""
+    return mapping.get(key) if isinstance(mapping, dict) else None

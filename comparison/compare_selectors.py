@@ -1,0 +1,111 @@
+"""Reads for the comparison of two or more probe runs: the runs' results side by side with their
+interop scores, DPCTER profiles and charts. Views call these and render; nothing here writes."""
+
+from __future__ import annotations
+
+from registers.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
+
+from . import charts, failures
+from .models import ProbeResult, ProbeRun
+from .probes import multicompare
+
+MAX_COMPARED_RUNS = 8
+RESULT_COLUMNS = ("id", "run_id", "scenario", "requested_revision", "verdict", "failure", "diff", "interop", "dpcter")
+
+
+def dpcter_profile(results: list[dict]) -> list[dict]:
+    """Per coordinate: the published figures and each consumer's typed / with-text counts."""
+    table = failures.audit([{"profiles": r["dpcter"]} for r in results if r["dpcter"]])
+    consumers = [c for c in failures.CONSUMERS if table[c]["D"].total]
+    return [
+        {
+            "coordinate": key,
+            "name": failures.NAMES[key],
+            "published": {"typed": failures.PUBLISHED[key][0], "with_text": failures.PUBLISHED[key][1]},
+            "published_total": failures.PUBLISHED_TOTAL,
+            "consumers": {
+                HOST_PATH_LABELS.get(c, c): {
+                    "typed": table[c][key].typed,
+                    "with_text": table[c][key].with_text,
+                    "total": table[c][key].total,
+                }
+                for c in consumers
+            },
+        }
+        for key in failures.COORDINATES
+    ]
+
+
+def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
+    """The chosen runs (in the order given, unknown ones left out) side by side; two queries."""
+    runs = ProbeRun.objects.select_related("target").in_bulk(run_ids[:MAX_COMPARED_RUNS])
+    ordered = [runs[pk] for pk in dict.fromkeys(run_ids) if pk in runs]
+    results: dict[int, list[dict]] = {run.pk: [] for run in ordered}
+    for values in ProbeResult.objects.filter(run_id__in=list(results)).order_by("id").values(*RESULT_COLUMNS):
+        values["revision"] = values.pop("requested_revision")
+        results[values["run_id"]].append(values)
+    return multicompare.compare_runs(
+        [
+            {
+                "id": run.pk,
+                "target": run.target.name,
+                "status": run.status,
+                "created": run.created.isoformat(timespec="seconds"),
+                "results": results[run.pk],
+                "dpcter": dpcter_profile(results[run.pk]),
+            }
+            for run in ordered
+        ]
+    )
+
+
+def many_compare_page(run_ids: list[int], only: str) -> dict:
+    found = runs_compared(run_ids)
+    lines = found.lines
+    if only == "differ":
+        lines = [line for line in lines if line.verdicts_differ]
+    elif only == "host-differs":
+        lines = [line for line in lines if any(cell and cell.differs_for for cell in line.cells)]
+    return {
+        "comparison": found,
+        "lines": lines,
+        "only": only,
+        "runs": ProbeRun.objects.select_related("target").order_by("-pk")[:200],
+        "chosen": [column.run_id for column in found.columns],
+        "hosts": [(host, HOST_NAMES[host]) for host in HOSTS],
+        "verdicts": PROBE_VERDICTS,
+        "export_formats": [("md", "Markdown"), ("html", "HTML report"), ("json", "JSON"), ("csv", "CSV")],
+        "charts": comparison_charts(found),
+    }
+
+
+PROXY_OUTPUT = failures.CONSUMERS[0]
+
+
+def comparison_charts(found: multicompare.Comparison) -> list[charts.Chart]:
+    """Interop per target and per host, and each target's DPCTER profile beside the published one."""
+    columns = found.columns
+    named = [(f"#{c.run_id} {c.target}", c) for c in columns]
+    interop = charts.chart(
+        "Interop: cells where every host gets what the upstream sends",
+        [charts.share_bar(name, c.score.overall.same, c.score.overall.scored) for name, c in named],
+    )
+    per_host = charts.chart(
+        "Interop per host",
+        [
+            charts.share_bar(f"{HOST_NAMES[host]} · #{c.run_id}", c.score.hosts[host].same, c.score.hosts[host].scored)
+            for host in HOSTS
+            for c in columns
+        ],
+    )
+    coordinates = []
+    for index, key in enumerate(failures.COORDINATES):
+        typed, _ = failures.PUBLISHED[key]
+        outputs = [
+            (name, cell["typed"], cell["total"])
+            for name, c in named
+            if c.dpcter and (cell := c.dpcter[index]["consumers"].get(PROXY_OUTPUT))
+        ]
+        coordinates.append((failures.NAMES[key], (typed, failures.PUBLISHED_TOTAL), outputs))
+    dpcter = charts.dpcter_bars("DPCTER: typed fields in the proxy's output, published vs each target", coordinates)
+    return [interop, per_host, dpcter]

@@ -1,0 +1,172 @@
+"""Evidence beside every claim: for one register row and one host, what the register says (the
+claim), what the host model makes of the row's example, what the real host does where it was
+measured, and what the latest probe through each target delivered to that host. Each source takes
+a stance on the claim (agrees, disagrees) or none; a row and host "disagree" when any source does.
+Pure, no Django.
+
+What counts as evidence, and why:
+- the host model on the row's canonical example (hosts.agreement);
+- the real host, for the paths the test lane checks against real software on that example (the
+  lane fails CI whenever the model and the real host part, so the model's stance is the real
+  host's), and any real-host capture a probe run stored (`opencode-v1-real`);
+- a probe cell that exercised the row, only where the host got through the proxy what the
+  upstream sent: a host acting on an answer the proxy rewrote says nothing about the claim.
+Real-host findings (comparison/data/real_host_findings.json) are shown with no stance: they record
+where a real host parted from the behaviour notes, which the models already follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .hosts import REAL_HOST_CHECKS
+from .hosts.agreement import RowHostView, judge
+from .hosts.examples import COMPOSED, ROW_EXAMPLES, vectors
+from .hosts.present import PresentedView
+
+AGREES, DISAGREES, UNTESTED = "agrees", "disagrees", "untested"
+VERDICTS = (DISAGREES, AGREES, UNTESTED)
+MODEL, REAL_HOST, PROBE, FINDING = "host model", "real host", "probe", "finding"
+#: Host views a probe run stored from a real host rather than a model.
+REAL_VIEW_SUFFIX = "-real"
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # MODEL, REAL_HOST, PROBE or FINDING
+    label: str
+    stance: str  # AGREES, DISAGREES, or "" when it says nothing checkable about the claim
+    detail: str
+    result_id: int | None = None
+    run_id: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "stance": self.stance or None,
+            "detail": self.detail,
+            "result": self.result_id,
+            "run": self.run_id,
+        }
+
+
+@dataclass
+class HostEvidence:
+    host: str
+    claim: str  # the register's state for the host ("" when the row does not name it)
+    sources: list[Source] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        stances = {source.stance for source in self.sources}
+        if DISAGREES in stances:
+            return DISAGREES
+        return AGREES if AGREES in stances else UNTESTED
+
+    @property
+    def conflicts(self) -> list[Source]:
+        return [source for source in self.sources if source.stance == DISAGREES]
+
+
+@dataclass(frozen=True)
+class ProbeCell:
+    """A stored probe result that exercised the row, as the evidence reads it."""
+
+    result_id: int
+    run_id: int
+    target: str
+    scenario: str
+    revision: str
+    views: tuple[dict[str, Any], ...]
+    interop: dict[str, bool]
+    incomplete: str = ""  # the run's status when it did not finish
+
+
+def real_checked_examples() -> set[str]:
+    """The examples the real-host test lane runs (every vector and composed tool result)."""
+    return set(vectors()) | {name for name, value in COMPOSED.items() if "messages" not in value}
+
+
+def row_evidence(
+    row_id: str,
+    claims: dict[str, str],
+    model: tuple[str, list[RowHostView]] | None,
+    findings: Iterable[dict[str, Any]],
+    cells: Iterable[ProbeCell],
+    hosts: Iterable[str],
+) -> list[HostEvidence]:
+    """One HostEvidence per host (in `hosts` order) for a row: `claims` {host: state}, `model` the
+    row's (example, views) from hosts.agreement, `findings` real-host findings, `cells` the latest
+    probe results that exercised the row."""
+    found = {host: HostEvidence(host, claims.get(host, "")) for host in hosts}
+    if model:
+        _model_sources(found, model)
+    for finding in findings:
+        if finding.get("host") in found and row_id in finding.get("rows", ()):
+            found[finding["host"]].sources.append(
+                Source(FINDING, "real host finding", "", str(finding.get("what", "")))
+            )
+    subject = ROW_EXAMPLES.get(row_id, ("", ""))[1]
+    _probe_sources(found, row_id, subject, cells)
+    return list(found.values())
+
+
+def _model_sources(found: dict[str, HostEvidence], model: tuple[str, list[RowHostView]]) -> None:
+    example, entries = model
+    measured = example in real_checked_examples()
+    for entry in entries:
+        view = entry.view
+        if view.host not in found:
+            continue
+        detail = f"{view.label} on the example {example!r}: the row's subject is {entry.assessment}"
+        found[view.host].sources.append(Source(MODEL, view.label, entry.agreement, detail))
+        if measured and view.key in REAL_HOST_CHECKS and entry.agreement:
+            found[view.host].sources.append(
+                Source(
+                    REAL_HOST,
+                    REAL_HOST_CHECKS[view.key],
+                    entry.agreement,
+                    f"the test lane runs the example {example!r} through {REAL_HOST_CHECKS[view.key]} and "
+                    "requires the same outcome as the model",
+                )
+            )
+
+
+def _probe_sources(found: dict[str, HostEvidence], row_id: str, subject: str, cells: Iterable[ProbeCell]) -> None:
+    """One source per host path, target, stance and finding, naming the revisions it holds at."""
+    grouped: dict[tuple, list[ProbeCell]] = {}
+    for cell in cells:
+        for data in cell.views:
+            view = PresentedView.from_json(data)
+            if view.host not in found:
+                continue
+            stance, finding = _probe_stance(view, row_id, subject, cell, found[view.host].claim)
+            key = (view.host, view.key, view.label, cell.target, cell.incomplete, stance, finding)
+            grouped.setdefault(key, []).append(cell)
+    for (host, key, label, target, incomplete, stance, finding), group in grouped.items():
+        real = key.endswith(REAL_VIEW_SUFFIX)
+        kind, shown = (REAL_HOST, label) if real else (PROBE, f"{label} via {target}")
+        where = ", ".join(f"{cell.scenario} @ {cell.revision}" for cell in group[:6])
+        where += f" and {len(group) - 6} more" if len(group) > 6 else ""
+        run = f" (run {incomplete})" if incomplete else ""
+        detail = f"{where}{run}: {finding}"
+        found[host].sources.append(Source(kind, shown, stance, detail, group[0].result_id, group[0].run_id))
+
+
+def _probe_stance(view: PresentedView, row_id: str, subject: str, cell: ProbeCell, claim: str) -> tuple[str, str]:
+    if not subject:
+        return "", f"{view.outcome or 'no outcome'} (no subject to check for this row)"
+    if cell.interop.get(view.host) is False:
+        return "", "the proxy changed what this host gets, so it says nothing about the claim"
+    outcome, stance = judge(view, row_id, subject, claim)
+    return stance, f"the row's subject is {outcome}"
+
+
+def row_verdict(evidence: Iterable[HostEvidence]) -> str:
+    verdicts = {item.verdict for item in evidence}
+    if DISAGREES in verdicts:
+        return DISAGREES
+    return AGREES if AGREES in verdicts else UNTESTED

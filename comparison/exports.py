@@ -1,0 +1,43 @@
+"""Downloads of probe pages: the comparison of runs as Markdown, HTML (self-contained, charts
+inline), JSON or CSV, from the same parameters as the page."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.template.loader import render_to_string
+
+from registers.vocabulary import HOST_NAMES, PROBE_VERDICTS
+
+from . import reports
+from .charts import Chart
+from .probes.multicompare import Comparison
+
+COMPARISON_FORMATS = {
+    "md": "text/markdown; charset=utf-8",
+    "html": "text/html; charset=utf-8",
+    "json": "application/json",
+    "csv": "text/csv; charset=utf-8",
+}
+
+
+def comparison_response(found: Comparison, fmt: str, charts: list[Chart]) -> HttpResponse:
+    data = found.as_dict()
+    if fmt == "md":
+        body = reports.comparison_markdown(data, dict(HOST_NAMES))
+    elif fmt == "json":
+        body = reports.comparison_json(data)
+    elif fmt == "csv":
+        body = "".join(reports.comparison_csv(data))
+    else:
+        context = {
+            "comparison": found,
+            "lines": found.lines,
+            "charts": charts,
+            "verdicts": PROBE_VERDICTS,
+            "hosts": list(HOST_NAMES.items()),
+        }
+        body = render_to_string("reports/comparison.html", context)
+    response = HttpResponse(body, content_type=COMPARISON_FORMATS[fmt])
+    runs = "-".join(str(column.run_id) for column in found.columns)
+    response["Content-Disposition"] = f'attachment; filename="mcp-compare-runs-{runs}.{fmt}"'
+    return response

@@ -1,0 +1,137 @@
+"""A target's own server, started for a run and stopped after it: a proxy such as mcp-proxy or
+supergateway that serves the target's URL. Loopback only; bounded in time; ended by its process
+group, so a proxy's own children (the upstream it spawned) end with it. No Django."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+START_SECONDS = 30.0
+STOP_SECONDS = 5.0
+LOG_TAIL = 2000
+
+
+class LaunchFailed(Exception):
+    """The launch command did not come up listening on the target's port."""
+
+
+def loopback_port(url: str) -> tuple[str, int] | None:
+    """(host, port) of a loopback URL, else None: a launched server only ever serves this machine."""
+    parts = urlsplit(url)
+    if parts.hostname not in LOOPBACK_HOSTS:
+        return None
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    return parts.hostname, port
+
+
+def _accepts(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def launched(
+    command: list[str],
+    url: str,
+    *,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = START_SECONDS,
+) -> Iterator[None]:
+    """Run `command` until the block ends; enter once the URL's port accepts connections."""
+    address = loopback_port(url)
+    if address is None:
+        raise LaunchFailed(f"a launched target must serve a loopback URL (127.0.0.1), not {url!r}")
+    if _accepts(*address):
+        raise LaunchFailed(f"port {address[1]} is already in use by another process: stop it or pick a free port")
+    with tempfile.TemporaryFile() as log:
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                cwd=cwd,
+                env={**os.environ, **(env or {})},
+            )
+        except OSError as error:
+            raise LaunchFailed(f"could not start {command[0]!r}: {error}") from error
+        try:
+            _wait_listening(process, address, timeout, log)
+            yield
+        finally:
+            _stop(process)
+
+
+def _wait_listening(process: subprocess.Popen, address: tuple[str, int], timeout: float, log) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise LaunchFailed(f"the launch command exited with code {process.returncode}: {_tail(log)}")
+        if _accepts(*address):
+            return
+        time.sleep(0.1)
+    raise LaunchFailed(f"the launch command was not listening on port {address[1]} after {timeout:.0f} s: {_tail(log)}")
+
+
+def _tail(log) -> str:
+    log.seek(0, os.SEEK_END)
+    size = log.tell()
+    log.seek(max(0, size - LOG_TAIL))
+    return log.read().decode("utf-8", "replace").strip() or "(no output)"
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the group, then SIGKILL to whatever of it is left (a proxy's spawned upstream),
+    and wait until no process of the group runs: the next run may need the same port at once."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=STOP_SECONDS)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=STOP_SECONDS)
+    deadline = time.monotonic() + STOP_SECONDS
+    while _group_running(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _group_running(group: int) -> bool:
+    """Whether a process of the group still runs (zombies, whose sockets are closed, do not count)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp …: comm may hold spaces, so read after its closing parenthesis.
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 2 and fields[2] == str(group) and fields[0] != "Z":
+            return True
+    return False

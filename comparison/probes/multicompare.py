@@ -1,0 +1,116 @@
+"""Two or more probe runs side by side: scenario × revision rows, one column per run, each cell its
+verdict and what changed against the upstream; per run a summary (verdict counts, interop score,
+the cells per host that differ). Pure: takes plain dicts, returns plain data for pages and exports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from registers.vocabulary import HOSTS, PROBE_VERDICTS
+
+from .interop import RunScore, run_score
+
+FAILED, INVALID = PROBE_VERDICTS[3], PROBE_VERDICTS[2]
+
+
+@dataclass
+class RunColumn:
+    """One run as the comparison shows it."""
+
+    run_id: int
+    target: str
+    status: str
+    created: str
+    counts: dict[str, int]
+    score: RunScore
+    dpcter: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "run": self.run_id,
+            "target": self.target,
+            "status": self.status,
+            "created": self.created,
+            "counts": self.counts,
+            "interop": self.score.as_dict(),
+            "dpcter": self.dpcter,
+        }
+
+
+@dataclass
+class Cell:
+    result_id: int
+    verdict: str
+    changes: list[str]  # "result.isError added", one per difference against the upstream
+    differs_for: list[str]  # hosts that get something else than from the upstream
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "result": self.result_id,
+            "verdict": self.verdict,
+            "changes": self.changes,
+            "differs_for": self.differs_for,
+        }
+
+
+@dataclass
+class Line:
+    scenario: str
+    revision: str
+    cells: list[Cell | None]
+
+    @property
+    def verdicts_differ(self) -> bool:
+        return len({cell.verdict if cell else None for cell in self.cells}) > 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario,
+            "revision": self.revision,
+            "cells": [cell.as_dict() if cell else None for cell in self.cells],
+        }
+
+
+@dataclass
+class Comparison:
+    columns: list[RunColumn]
+    lines: list[Line]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "format": "mcp-compare/comparison/1",
+            "runs": [column.as_dict() for column in self.columns],
+            "cells": [line.as_dict() for line in self.lines],
+        }
+
+
+def _cell(result: dict[str, Any]) -> Cell:
+    interop = result.get("interop") or {}
+    changes = [f"{d.get('path', '')} {d.get('change', '')}".strip() for d in result.get("diff") or []]
+    if result["verdict"] == FAILED and result.get("failure"):
+        changes = [str(result["failure"])[:200]]
+    return Cell(result["id"], result["verdict"], changes, [host for host in HOSTS if interop.get(host) is False])
+
+
+def compare_runs(runs: list[dict[str, Any]]) -> Comparison:
+    """Runs are {"id", "target", "status", "created", "results": [{"id", "scenario", "revision",
+    "verdict", "failure", "diff", "interop"}], "dpcter": [...]}; lines follow the first run's order."""
+    columns, by_run = [], []
+    for run in runs:
+        results = run["results"]
+        counts = {verdict: sum(1 for r in results if r["verdict"] == verdict) for verdict in PROBE_VERDICTS}
+        score = run_score(results, failed=FAILED, invalid=INVALID)
+        columns.append(
+            RunColumn(run["id"], run["target"], run["status"], run["created"], counts, score, run.get("dpcter", []))
+        )
+        by_run.append({(r["scenario"], r["revision"]): r for r in results})
+    keys: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for cells in by_run:
+        for key in cells:
+            if key not in seen:
+                seen.add(key)
+                keys.append(key)
+    lines = [Line(key[0], key[1], [_cell(cells[key]) if key in cells else None for cells in by_run]) for key in keys]
+    return Comparison(columns, lines)

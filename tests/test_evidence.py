@@ -1,0 +1,168 @@
+"""Evidence beside every claim (comparison.evidence) on a register written for the test
+(tests/data/evidence.md): CT-01's claim is supported, CT-03's is contradicted by the opencode v1
+model and, through the test lane, by the real opencode binary; CT-05's only by the opencode v2
+model; CT-77 is measured by nothing. Then the row list's evidence filter, the Disagreements page
+and its exports, and what a probe run adds."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from comparison import evidence
+from comparison.hosts.agreement import row_host_views
+from comparison.probing import ensure_builtin_target, start_run
+from registers.loader import load_registers
+from tests.conftest import TEST_DATA
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def claims(db):
+    return load_registers([TEST_DATA / "evidence.md"])
+
+
+def listed(client, query: str) -> list[str]:
+    return re.findall(r'<tr id="row-([A-Z]+-\d+)">', client.get(f"/?{query}").content.decode())
+
+
+def evidence_counts(client) -> dict[str, int]:
+    html = client.get("/").content.decode()
+    select = re.search(r'<select[^>]*name="evidence"[^>]*>(.*?)</select>', html, re.S).group(1)
+    return {value: int(n) for value, n in re.findall(r'<option value="([^"]+)"[^>]*>[^<]*\((\d+)\)</option>', select)}
+
+
+def test_the_filter_selects_rows_by_their_evidence(claims, client):
+    assert listed(client, "evidence=disagrees") == ["CT-03", "CT-05"]
+    assert listed(client, "evidence=agrees") == ["CT-01"]
+    assert listed(client, "evidence=untested") == ["CT-77"]
+    assert evidence_counts(client) == {"disagrees": 2, "agrees": 1, "untested": 1}
+    assert listed(client, "evidence=nonsense") == ["CT-01", "CT-03", "CT-05", "CT-77"], "an unknown value is dropped"
+
+
+def test_the_real_host_contradicts_a_claim_the_model_contradicts(claims):
+    model = row_host_views("CT-03", {"opencode-v1": "has"})
+    found = {
+        item.host: item
+        for item in evidence.row_evidence("CT-03", {"opencode-v1": "has"}, model, [], [], ["opencode-v1"])
+    }
+    opencode = found["opencode-v1"]
+    assert opencode.verdict == evidence.DISAGREES
+    kinds = {(source.kind, source.stance) for source in opencode.conflicts}
+    assert (evidence.MODEL, evidence.DISAGREES) in kinds
+    assert (evidence.REAL_HOST, evidence.DISAGREES) in kinds
+    assert any("opencode 1.18.33" in source.label for source in opencode.conflicts)
+
+
+def test_a_host_no_real_software_checks_has_no_real_host_source():
+    model = row_host_views("CT-05", {"opencode-v2": "lacks"})
+    found = evidence.row_evidence("CT-05", {"opencode-v2": "lacks"}, model, [], [], ["opencode-v2"])[0]
+    assert found.verdict == evidence.DISAGREES
+    assert {source.kind for source in found.sources} == {evidence.MODEL}
+
+
+def probe_cell(interop: dict, outcome: str = "delivered", changes=()) -> evidence.ProbeCell:
+    view = {
+        "key": "opencode-v1",
+        "host": "opencode-v1",
+        "path": "direct",
+        "label": "opencode v1 · direct",
+        "outcome": outcome,
+        "changes": [{"subject": "content[0] (audio)", "action": "dropped", "reason": "r", "source": "s"}, *changes],
+    }
+    return evidence.ProbeCell(7, 3, "a proxy", "audio", "2025-06-18", (view,), interop)
+
+
+def test_a_probe_counts_only_where_the_host_got_what_the_upstream_sent():
+    counted = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "has"}, None, [], [probe_cell({"opencode-v1": True})], ["opencode-v1"]
+    )
+    assert counted[0].verdict == evidence.DISAGREES
+    assert counted[0].conflicts[0].kind == evidence.PROBE
+    assert counted[0].conflicts[0].result_id == 7
+    rewritten = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "has"}, None, [], [probe_cell({"opencode-v1": False})], ["opencode-v1"]
+    )
+    assert rewritten[0].verdict == evidence.UNTESTED, "a proxy's rewrite says nothing about the host"
+    assert "the proxy changed what this host gets" in rewritten[0].sources[0].detail
+    supported = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [probe_cell({})], ["opencode-v1"])
+    assert supported[0].verdict == evidence.AGREES
+
+
+def test_findings_are_shown_without_a_stance():
+    finding = {"host": "opencode-v1", "rows": ["CT-03"], "what": "something measured"}
+    found = evidence.row_evidence("CT-03", {"opencode-v1": "has"}, None, [finding], [], ["opencode-v1"])[0]
+    assert [(s.kind, s.stance, s.detail) for s in found.sources] == [(evidence.FINDING, "", "something measured")]
+    assert found.verdict == evidence.UNTESTED
+
+
+def test_the_row_page_shows_the_evidence_per_host(claims, client):
+    html = client.get("/registers/evidence/CT-03/").content.decode()
+    section = html[html.index('id="evidence"') :]
+    row = re.search(r'<tr data-host="opencode-v1">(.*?)</tr>', section, re.S).group(1)
+    assert 'class="evidence-disagrees">disagrees<' in row
+    assert "the real opencode 1.18.33 binary" in row
+    agreeing = client.get("/registers/evidence/CT-01/").content.decode()
+    assert 'class="evidence-agrees">agrees<' in re.search(
+        r'<tr data-host="opencode-v1">(.*?)</tr>', agreeing, re.S
+    ).group(1)
+
+
+def test_the_disagreements_page_lists_every_contradicted_claim(claims, client):
+    html = client.get("/disagreements/").content.decode()
+    table = html[html.index('id="disagreements"') :]
+    assert re.findall(r'href="/registers/evidence/([A-Z]+-\d+)/#evidence"', table) == ["CT-03", "CT-05"]
+    assert "2 disagrees" in html
+    assert "1 agrees" in html
+    assert "1 untested" in html
+    data = json.loads(client.get("/disagreements/?format=json").content)
+    assert data["format"] == "mcp-compare/disagreements/1"
+    assert [(d["row_id"], d["host"], d["claim"]) for d in data["disagreements"]] == [
+        ("CT-03", "opencode-v1", "has"),
+        ("CT-05", "opencode-v2", "lacks"),
+    ]
+    assert {c["kind"] for c in data["disagreements"][0]["conflicts"]} == {"host model", "real host"}
+    rows = list(csv.DictReader(io.StringIO(client.get("/disagreements/?format=csv").content.decode())))
+    assert [(r["row_id"], r["host"]) for r in rows] == [("CT-03", "opencode-v1"), ("CT-05", "opencode-v2")]
+    markdown = client.get("/disagreements/?format=md").content.decode()
+    assert markdown.startswith("# Disagreements")
+    assert re.search(r"^\| evidence \| CT-03 [^|]+ \| opencode-v1 \| has \| host model: ", markdown, re.M)
+
+
+def test_a_probe_run_adds_its_cells_and_keeps_the_queries_constant(claims, client):
+    target = ensure_builtin_target()
+    start_run(target=target, revisions=["2025-06-18"], scenarios=["audio", "text"])
+    html = client.get("/registers/evidence/CT-03/").content.decode()
+    row = re.search(r'<tr data-host="opencode-v1">(.*?)</tr>', html, re.S).group(1)
+    assert "via built-in fixture (stdio)" in row
+    assert "audio @ 2025-06-18" in row
+    assert '<a href="/probes/results/' in row
+    with CaptureQueriesContext(connection) as one_run:
+        client.get("/disagreements/?one")
+    start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["audio", "text", "image"])
+    with CaptureQueriesContext(connection) as two_runs:
+        client.get("/disagreements/?two")
+    assert len(one_run) == len(two_runs)
+
+
+def test_the_register_page_draws_its_timeline_and_host_support(db, client):
+    load_registers([TEST_DATA / "promises.md"])
+    html = client.get("/registers/promises/").content.decode()
+    assert html.count("<svg") == 2
+    timeline = html[html.index('id="chart-promises-register-rows-introduced') :]
+    table = timeline[timeline.index("<tbody>") : timeline.index("</tbody>")]
+    lines = [re.sub(r"<[^>]+>", "|", line).strip("|").split("||") for line in table.split("</tr>")[:-1]]
+    assert [line[:4] for line in lines] == [
+        ["2024-11-05", "3", "0", "0"],
+        ["2025-03-26", "2", "0", "0"],
+        ["2025-06-18", "0", "0", "1"],
+        ["2025-11-25", "0", "1", "0"],
+        ["2026-07-28", "1", "0", "1"],
+    ]

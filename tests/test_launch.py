@@ -1,0 +1,99 @@
+"""A target's own server, started by the run and stopped after it (comparison.probes.launch),
+with real processes on 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from comparison.probes.launch import LaunchFailed, launched, loopback_port
+from tests.processes import free_port
+
+
+def accepts(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie (a container's init may leave an orphan's zombie unreaped)."""
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except FileNotFoundError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+def test_the_server_runs_for_the_block_and_its_whole_group_ends_after(tmp_path):
+    port = free_port()
+    pids = tmp_path / "pids"
+    # A parent that starts a child which serves: both must be gone after the block.
+    script = (
+        "import os, subprocess, sys; "
+        f"child = subprocess.Popen([sys.executable, '-m', 'http.server', '--bind', '127.0.0.1', '{port}']); "
+        f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}'); child.wait()"
+    )
+    with launched([sys.executable, "-c", script], f"http://127.0.0.1:{port}/mcp", timeout=20):
+        assert accepts(port)
+        parent, child = (int(pid) for pid in pids.read_text().split())
+    assert not accepts(port)
+    for pid in (parent, child):
+        assert not running(pid)
+
+
+def test_a_command_that_exits_fails_with_its_output():
+    command = [sys.executable, "-c", "print('no such upstream'); raise SystemExit(3)"]
+    with pytest.raises(LaunchFailed, match=r"exited with code 3: no such upstream"):
+        with launched(command, f"http://127.0.0.1:{free_port()}/mcp", timeout=10):
+            pass
+
+
+def test_a_command_that_never_listens_times_out():
+    with pytest.raises(LaunchFailed, match=r"not listening on port \d+ after 1 s"):
+        with launched(
+            [sys.executable, "-c", "import time; time.sleep(30)"], f"http://127.0.0.1:{free_port()}/", timeout=1
+        ):
+            pass
+
+
+def test_a_port_in_use_and_a_remote_url_are_refused():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(LaunchFailed, match="already in use"):
+            with launched([sys.executable, "-c", "pass"], f"http://127.0.0.1:{port}/mcp"):
+                pass
+    with pytest.raises(LaunchFailed, match="loopback"):
+        with launched([sys.executable, "-c", "pass"], "http://example.test:3301/mcp"):
+            pass
+    assert loopback_port("http://localhost/mcp") == ("localhost", 80)
+    assert loopback_port("http://10.0.0.1:80/") is None
+    assert loopback_port("http://127.0.0.1:99999/") is None
+
+
+@pytest.mark.django_db
+def test_a_launch_commands_secrets_stay_masked(client):
+    from comparison.models import ProbeTarget
+
+    target = ProbeTarget.objects.create(
+        name="own proxy",
+        transport="http",
+        url="http://127.0.0.1:3301/mcp",
+        launch=["my-proxy", "--token", "s3cret-launch-value", "--port", "3301"],
+        upstream="fixture",
+    )
+    target.full_clean()
+    html = client.get(target.get_absolute_url()).content.decode()
+    assert "Started by each run" in html
+    assert "my-proxy --token" in html
+    assert "s3cret-launch-value" not in html
+    assert target.redactor().text("echo s3cret-launch-value") != "echo s3cret-launch-value"
+    assert target.spec().launch == target.launch
+    stdio = ProbeTarget(name="stdio", transport="stdio", command=["x"], launch=["y"])
+    assert stdio.spec().launch == [], "only an HTTP target is served by a launch command"
