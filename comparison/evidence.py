@@ -8,7 +8,8 @@ What counts as evidence, and why:
 - the host model on the row's canonical example (hosts.agreement);
 - the real host, for the paths the test lane checks against real software on that example (the
   lane fails CI whenever the model and the real host part, so the model's stance is the real
-  host's), and any real-host capture a probe run stored (`opencode-v1-real`);
+  host's); a real-host capture a probe run stored (`opencode-v1-real`) is listed with no stance,
+  since a capture records what reached the model but not which part was dropped or why;
 - a probe cell that exercised the row, only where the host got through the proxy what the
   upstream sent: a host acting on an answer the proxy rewrote says nothing about the claim.
 Real-host findings (comparison/data/real_host_findings.json) are shown with no stance: they record
@@ -157,6 +158,10 @@ def _probe_sources(found: dict[str, HostEvidence], row_id: str, subject: str, ce
 
 
 def _probe_stance(view: PresentedView, row_id: str, subject: str, cell: ProbeCell, claim: str) -> tuple[str, str]:
+    if view.key.endswith(REAL_VIEW_SUFFIX):
+        # A capture records what reached the model, not which part was dropped or why: shown
+        # beside the model's view of the same result, never judged on its own.
+        return "", "captured from the real host; compare it with the model's view on the result page"
     if not subject:
         return "", f"{view.outcome or 'no outcome'} (no subject to check for this row)"
     if cell.interop.get(view.host) is False:

@@ -94,6 +94,11 @@ def check_the_comparison_page_over_the_three_runs(three_runs, client):
     assert "<code>error removed</code>" in error_line
     assert "<code>result added</code>" in error_line
     assert html.count("<svg") == 3
+    dpcter = html[html.index('id="compare-dpcter"') :]
+    detection = re.search(r"<tr><th scope=\"row\">D · Detection</th>(.*?)</tr>", dpcter, re.S).group(1)
+    assert '<td class="reference">18 / 21 of 21</td>' in detection
+    outputs = re.findall(r"<td>(\d+ / \d+ of \d+)", detection)
+    assert outputs == ["6 / 6 of 6"] * 3, "each target's output detects its six failures"
 
 
 def check_the_comparison_exports_say_what_the_page_says(three_runs, client):

@@ -166,3 +166,12 @@ def test_the_register_page_draws_its_timeline_and_host_support(db, client):
         ["2025-11-25", "0", "1", "0"],
         ["2026-07-28", "1", "0", "1"],
     ]
+
+
+def test_a_real_host_capture_is_listed_without_a_stance():
+    capture = {"key": "opencode-v1-real", "host": "opencode-v1", "path": "direct", "label": "opencode v1 (real)",
+               "outcome": "delivered", "parts": [{"text": "x"}], "changes": []}  # fmt: skip
+    cell = evidence.ProbeCell(9, 4, "built-in", "audio", "2025-06-18", (capture,), {"opencode-v1": True})
+    found = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [cell], ["opencode-v1"])[0]
+    assert [(s.kind, s.stance) for s in found.sources] == [(evidence.REAL_HOST, "")]
+    assert found.verdict == evidence.UNTESTED
