@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from .models import ProbeResult, ProbeRun, ProbeTarget
+from . import scheduling
+from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes.secrets import display_url
 
 SECRET_FIELDS = ("headers", "upstream_headers")
@@ -66,3 +67,18 @@ class ProbeRunAdmin(admin.ModelAdmin):
 class ProbeResultAdmin(admin.ModelAdmin):
     list_display = ("id", "run", "scenario", "requested_revision", "negotiated_revision", "verdict")
     list_filter = ("verdict", "requested_revision", "scenario")
+
+
+@admin.register(ProbeSchedule)
+class ProbeScheduleAdmin(admin.ModelAdmin):
+    """Saving arms the schedule's next tick (at once for a new one); disabling disarms it."""
+
+    list_display = ("target", "every_seconds", "enabled", "next_run_at", "last_fired_at", "last_message")
+    readonly_fields = ("next_run_at", "last_fired_at", "last_message")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if obj.enabled:
+            scheduling.arm(schedule=obj)
+        else:
+            scheduling.disarm(schedule=obj)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("playground/", views.playground, name="playground"),
     path("probes/", probe_views.target_list, name="target_list"),
     path("probes/targets/<int:pk>/", probe_views.target_detail, name="target_detail"),
+    path("probes/targets/<int:pk>/badge.svg", probe_views.target_badge, name="target_badge"),
     path("probes/targets/<int:pk>/run/", probe_views.run_probe_view, name="run_probe"),
     path("probes/runs/<int:pk>/", probe_views.run_detail, name="run_detail"),
     path("probes/runs/<int:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),

@@ -193,3 +193,35 @@ def dpcter_bars(title: str, coordinates: list[tuple[str, tuple[int, int], list[t
 def _typed_bar(label: str, typed: int, total: int, tone: str) -> Bar:
     segments = (Segment("typed", typed, tone), Segment("not typed", max(0, total - typed), "none"))
     return Bar(label, segments, float(total), f"{typed} of {total}")
+
+
+# --- a target's badge ------------------------------------------------------------------------------
+
+
+def badge_svg(label: str, value: str, tone: str, per_revision: list[tuple[str, str]]) -> str:
+    """A flat badge (label | value) whose value part is cut into one hover zone per revision, each
+    titled with that revision's figure. Every text escaped."""
+    label_width = 8 + 7 * len(label)
+    value_width = 10 + 7 * len(value)
+    width = label_width + value_width
+    fill = TONES.get(tone, TONES["none"])
+    summary = "; ".join(f"{revision}: {text}" for revision, text in per_revision) or value
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" '
+        f'aria-label="{escape(label)}: {escape(value)}">',
+        f"<title>{escape(label)}: {escape(value)} ({escape(summary)})</title>",
+        f'<rect width="{label_width}" height="20" fill="#555"/>',
+        f'<rect x="{label_width}" width="{value_width}" height="20" fill="{fill}"/>',
+        '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">',
+        f'<text x="6" y="14">{escape(label)}</text><text x="{label_width + 5}" y="14">{escape(value)}</text></g>',
+    ]
+    if per_revision:
+        zone = value_width / len(per_revision)
+        for index, (revision, text) in enumerate(per_revision):
+            x = label_width + index * zone
+            out.append(
+                f'<rect class="revision" x="{x:.1f}" width="{zone:.1f}" height="20" fill-opacity="0">'
+                f"<title>{escape(revision)}: {escape(text)}</title></rect>"
+            )
+    out.append("</svg>")
+    return "".join(out)

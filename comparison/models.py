@@ -191,6 +191,14 @@ class ProbeRun(models.Model):
     #: than the lease is interrupted by recovery.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=100, blank=True, help_text="Which process executes (or executed) the run.")
+    schedule = models.ForeignKey(
+        "ProbeSchedule", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs", editable=False
+    )
+    previous_run = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    #: Cells that changed since the target's previous finished run: [{scenario, revision, status, before, after}].
+    changes = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created"]
@@ -261,6 +269,36 @@ class ProbeResult(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("comparison:result_detail", args=[self.pk])
+
+
+class ProbeSchedule(models.Model):
+    """Runs of one target at a fixed interval, fired by the probe worker through the Tasks API (no
+    cron). One tick is pending at a time: a worker that was down for many intervals runs the
+    missed slot once, then schedules the next one an interval later."""
+
+    MIN_SECONDS = 1
+
+    target = models.OneToOneField(ProbeTarget, on_delete=models.CASCADE, related_name="schedule")
+    every_seconds = models.PositiveIntegerField(default=86_400, help_text="Seconds between runs (86400: daily).")
+    revisions = models.JSONField(default=list, blank=True, help_text="Revisions to probe; empty for every one.")
+    scenarios = models.JSONField(default=list, blank=True, help_text="Scenario keys; empty for the whole suite.")
+    enabled = models.BooleanField(default=True)
+    next_run_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_fired_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_message = models.TextField(blank=True, editable=False, help_text="What the last tick did.")
+    #: The pending tick's token; a tick carrying another token is stale and does nothing.
+    token = models.CharField(max_length=40, blank=True, editable=False)
+
+    def __str__(self) -> str:
+        return f"every {self.every_seconds} s: {self.target}"
+
+    def clean(self) -> None:
+        if self.every_seconds < self.MIN_SECONDS:
+            raise ValidationError({"every_seconds": f"At least {self.MIN_SECONDS} s."})
+        for name in ("revisions", "scenarios"):
+            value = getattr(self, name)
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise ValidationError({name: "Expected a list of strings."})
 
 
 class WorkerHeartbeat(models.Model):

@@ -138,5 +138,6 @@ def check_baseline(baseline: dict[tuple[str, str], str], results: list[dict[str,
 LEGEND = (
     "Coordinates: D Detection (is it a failure?), P Policy (what to do next: retry, fix the argument, "
     "re-authenticate, give up), C Cause (which kind of failure), T Target (which argument or resource), "
-    "E Executable repair (a change software can apply), R Replay (whether the same request may be sent again)."
+    "E Executable repair (a change software can apply), R Replay constraints (whether and when the same request "
+    "may be sent again)."
 )

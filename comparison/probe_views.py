@@ -33,6 +33,15 @@ def target_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     return TemplateResponse(request, "comparison/target_detail.html", context)
 
 
+@require_GET
+def target_badge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """An SVG badge to embed in a README: the latest finished run's share of cells as expected."""
+    svg = selectors.target_badge(get_object_or_404(ProbeTarget, pk=pk))
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
 @require_POST
 @permission_required("comparison.run_probe", raise_exception=True)
 def run_probe_view(request: HtmxHttpRequest, pk: int):

@@ -32,6 +32,7 @@ from .probes import real_lane
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, run_probe
 from .probes.scenarios import suite
+from .run_changes import record_changes
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +90,13 @@ def ensure_builtin_target() -> ProbeTarget:
 
 
 def start_run(
-    *, target: ProbeTarget, revisions: list[str], scenarios: list[str], user=None, real_host: bool = False
+    *,
+    target: ProbeTarget,
+    revisions: list[str],
+    scenarios: list[str],
+    user=None,
+    real_host: bool = False,
+    schedule=None,
 ) -> ProbeRun:
     if not target.enabled:
         raise RunRefused(f"{target} is disabled")
@@ -107,6 +114,7 @@ def start_run(
                 started_by=user,
                 total=len(chosen_revisions) * len(chosen_scenarios),
                 real_host=real_host and real_lane.available(),
+                schedule=schedule,
             )
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None
@@ -300,12 +308,14 @@ def execute_run(run_id: int) -> None:
         if run.real_host and still_ours():
             _real_host_lane(run, redactor)
     # Only a run still running becomes done: a cancelled or interrupted one keeps its status.
-    retry_transient(
+    finished = retry_transient(
         lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
             status=ProbeRun.DONE, finished_at=timezone.now()
         ),
         what=f"run {run.pk}: finish",
     )
+    if finished:
+        retry_transient(lambda: record_changes(run), what=f"run {run.pk}: changes since the previous run")
     retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
 
 

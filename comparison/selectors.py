@@ -19,7 +19,7 @@ from . import charts, evidence, failures
 from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .hosts.present import PresentedView
-from .models import ProbeResult, ProbeRun, ProbeTarget
+from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, interop, real_lane
 from .probes.scenarios import suite
 
@@ -68,15 +68,23 @@ def latest_probe_verdicts() -> dict[str, Counter]:
 TREND_RUNS = 20
 
 
-def run_scores(run_ids: list[int]) -> dict[int, interop.RunScore]:
-    """The interop score of each run, from one query over their results."""
+def run_cells(run_ids: list[int]) -> dict[int, list[dict]]:
+    """Each run's cells ({scenario, revision, verdict, interop}), from one query."""
     cells: dict[int, list[dict]] = {pk: [] for pk in run_ids}
     columns = ("run_id", "scenario", "requested_revision", "verdict", "interop")
-    for values in ProbeResult.objects.filter(run_id__in=run_ids).values(*columns):
+    for values in ProbeResult.objects.filter(run_id__in=run_ids).order_by("id").values(*columns):
         values["revision"] = values.pop("requested_revision")
         cells[values["run_id"]].append(values)
-    failed, invalid = PROBE_VERDICTS[3], PROBE_VERDICTS[2]
-    return {pk: interop.run_score(found, failed=failed, invalid=invalid) for pk, found in cells.items()}
+    return cells
+
+
+def score_of(cells: list[dict]) -> interop.RunScore:
+    return interop.run_score(cells, failed=PROBE_VERDICTS[3], invalid=PROBE_VERDICTS[2])
+
+
+def run_scores(run_ids: list[int]) -> dict[int, interop.RunScore]:
+    """The interop score of each run, from one query over their results."""
+    return {pk: score_of(found) for pk, found in run_cells(run_ids).items()}
 
 
 def target_page(target: ProbeTarget) -> dict:
@@ -95,6 +103,8 @@ def target_page(target: ProbeTarget) -> dict:
         "runs": runs,
         "trend": trend if ended else None,
         "compare_ids": [run.pk for run in ended[:3]],
+        "schedule": ProbeSchedule.objects.filter(target=target).first(),
+        "latest_done": next((run for run in runs if run.status == ProbeRun.DONE), None),
         "scenarios": suite(target.suite),
         "real_host_available": real_lane.available(),
     }
@@ -311,3 +321,27 @@ def evidence_of_rows(rows: list[tuple[str, dict[str, str]]]) -> dict[str, list[e
         row_id: row_evidence(row_id, claims, row_host_views(row_id, claims), cells.get(row_id, []))
         for row_id, claims in rows
     }
+
+
+# --- a target's badge ---------------------------------------------------------------------------
+
+
+def target_badge(target: ProbeTarget) -> str:
+    """The latest finished run's share of cells as expected, per revision on hover (two queries)."""
+    run = target.runs.filter(status=ProbeRun.DONE).order_by("-pk").first()
+    if run is None:
+        return charts.badge_svg("mcp-compare", "no finished run", "none", [])
+    cells = run_cells([run.pk])[run.pk]
+    expected = PROBE_VERDICTS[0]
+
+    def share(found: list[dict]) -> tuple[int, int]:
+        return sum(1 for cell in found if cell["verdict"] == expected), len(found)
+
+    same, total = share(cells)
+    per_revision = []
+    for revision in run.revisions:
+        got, of = share([cell for cell in cells if cell["revision"] == revision])
+        per_revision.append((revision, f"{got}/{of} as expected"))
+    percent = round(100 * same / total) if total else 0
+    tone = "good" if percent == 100 else "warn" if percent >= 80 else "bad"
+    return charts.badge_svg("mcp-compare", f"{percent}% as expected", tone, per_revision)

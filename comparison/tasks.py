@@ -10,3 +10,10 @@ def execute_run_task(run_id: int) -> None:
     from .probing import execute_run
 
     execute_run(run_id)
+
+
+@task
+def schedule_tick_task(schedule_id: int, token: str) -> str:
+    from .scheduling import fire
+
+    return fire(schedule_id=schedule_id, token=token)

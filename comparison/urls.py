@@ -12,6 +12,7 @@ urlpatterns = [
     # A login page for every user (a prober need not be staff); staff still reach the admin.
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/v1/", include("comparison.api_urls")),
     path("", include("comparison.app_urls")),
     path("", include("registers.urls")),
 ]

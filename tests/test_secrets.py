@@ -86,8 +86,23 @@ def pages(target: ProbeTarget, run: ProbeRun) -> list[str]:
         f"/probes/runs/{run.pk}/audit/?format=json",
         f"/probes/runs/{run.pk}/audit/?format=csv",
         f"/probes/compare/?a={run.pk}&b={run.pk}",
+        f"/probes/compare/?run={run.pk}&run={run.pk}",
+        f"/probes/compare/?run={run.pk}&format=md",
+        f"/probes/compare/?run={run.pk}&format=html",
+        f"/probes/compare/?run={run.pk}&format=json",
+        f"/probes/compare/?run={run.pk}&format=csv",
+        f"/probes/targets/{target.pk}/badge.svg",
+        "/disagreements/",
         *(f"/probes/results/{pk}/" for pk in results),
         *(f"/export.{fmt}" for fmt in ("md", "html", "json", "csv")),
+        "/api/v1/targets/",
+        f"/api/v1/targets/{target.pk}/",
+        "/api/v1/runs/",
+        f"/api/v1/runs/{run.pk}/",
+        f"/api/v1/compare/?run={run.pk}",
+        "/api/v1/rows/?register=content-types",
+        "/api/v1/rows/CT-01/",
+        *(f"/api/v1/results/{pk}/" for pk in results),
     ]
 
 

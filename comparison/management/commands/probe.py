@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import time
 from collections import Counter
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import failures
+from comparison import failures, pipeline
 from comparison.models import ProbeTarget
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
@@ -17,11 +18,20 @@ from comparison.probes.scenarios import SUITES, suite
 from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
 
 
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        raise CommandError(f"cannot write {path}: {error}") from None
+
+
 class Command(BaseCommand):
     help = (
         "Probe a target (a configured target's name, --url, --command, or --builtin) at each revision and print "
         "the results. Exits 1 when a result was changed by the proxy or could not be probed (with --strict, also "
-        "when a result is invalid for its revision)."
+        "when a result is invalid for its revision); with --baseline, exits 1 only for cells worse than the "
+        "baseline."
     )
 
     def add_arguments(self, parser):
@@ -58,7 +68,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--audit",
             action="store_true",
-            help="Print the DPCTER audit of the failure scenarios (typed / typed + text).",
+            help="Print the DPCTER audit of the failure scenarios (typed / typed + text), with its legend.",
+        )
+        parser.add_argument("--junit", metavar="FILE", help="Also write the results as JUnit XML to FILE.")
+        parser.add_argument(
+            "--baseline",
+            metavar="FILE",
+            help="Expected results (an earlier --json output, or lines `scenario@revision: verdict`): exit 1 only "
+            "for cells worse than it; a cell it does not list is expected to be as expected.",
+        )
+        parser.add_argument(
+            "--update-baseline", metavar="FILE", help="Write this probe's results to FILE as a baseline."
+        )
+        parser.add_argument(
+            "--strict-baseline",
+            action="store_true",
+            help="With --baseline, also fail on stale entries (cells now better than the baseline says).",
         )
 
     def handle(self, *args, **options):
@@ -68,31 +93,67 @@ class Command(BaseCommand):
         if not scenarios:
             raise CommandError(f"no scenario of the {spec.suite} suite matches {wanted}")
         redactor = Redactor([*spec.headers.values(), *command_secrets(spec.command)])
+        started = time.monotonic()
         try:
             outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"
             raise CommandError(redactor.text(message)) from None
         counts = Counter(outcome.verdict for outcome in outcomes)
+        results = [redactor.data(o.as_dict()) for o in outcomes]
         if options["audit"]:
             scored = [{"profiles": o.dpcter} for o in outcomes if o.dpcter]
             self.stdout.write(failures.audit_text(failures.audit(scored)))
+            self.stdout.write(pipeline.LEGEND)
         if options["json"]:
-            report = {"target": spec.name, "counts": counts, "results": [o.as_dict() for o in outcomes]}
-            self.stdout.write(json.dumps(redactor.data(report), indent=2, ensure_ascii=False))
+            report = {"target": spec.name, "counts": counts, "results": results}
+            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
         else:
-            for o in outcomes:
-                detail = (
-                    o.failure
-                    or "; ".join(f"{d['path']} {d['change']}" for d in o.diff[:3])
-                    or "; ".join(f["message"] for f in o.findings[:2])
-                )
-                line = f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
-                self.stdout.write(redactor.text(line))
-            self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
+            self._print_lines(outcomes, counts, redactor)
+        if options["junit"]:
+            _write(
+                options["junit"],
+                pipeline.junit_xml(spec.name, results, strict=options["strict"], seconds=time.monotonic() - started),
+            )
+        if options["update_baseline"]:
+            _write(options["update_baseline"], pipeline.write_baseline(results, spec.name))
+        if options["baseline"]:
+            self._gate_on_baseline(options, results)
+            return
         failing = counts.get(CHANGED, 0) + counts.get(FAILED, 0) + (counts.get(INVALID, 0) if options["strict"] else 0)
         if failing:
             raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
+
+    def _print_lines(self, outcomes, counts, redactor) -> None:
+        for o in outcomes:
+            detail = (
+                o.failure
+                or "; ".join(f"{d['path']} {d['change']}" for d in o.diff[:3])
+                or "; ".join(f["message"] for f in o.findings[:2])
+            )
+            line = f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
+            self.stdout.write(redactor.text(line))
+        self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
+
+    def _gate_on_baseline(self, options, results) -> None:
+        path = options["baseline"]
+        try:
+            with open(path, encoding="utf-8") as file:
+                baseline = pipeline.read_baseline(file.read(), path)
+        except (OSError, UnicodeDecodeError, pipeline.BaselineError) as error:
+            raise CommandError(f"cannot use the baseline: {error}") from None
+        found = pipeline.check_baseline(baseline, results)
+        for scenario, revision, was, now in found.regressions:
+            self.stderr.write(f"regression: {scenario}@{revision}: {was} → {now}")
+        for scenario, revision, was, now in found.stale:
+            self.stderr.write(f"stale baseline entry: {scenario}@{revision}: {was}, now {now}")
+        for scenario, revision in found.unprobed:
+            self.stderr.write(f"not probed: {scenario}@{revision} (in the baseline)")
+        failing = len(found.regressions) + (len(found.stale) if options["strict_baseline"] else 0)
+        summary = f"baseline {path}: {len(found.regressions)} regression(s), {len(found.stale)} stale entr(ies)"
+        if failing:
+            raise CommandError(summary, returncode=1)
+        self.stdout.write(summary)
 
     def _spec(self, options) -> tuple[TargetSpec, TargetSpec | None]:
         chosen = [bool(options["target"]), options["builtin"], bool(options["url"]), bool(options["command"])]

@@ -29,11 +29,24 @@ def recover_quietly() -> None:
         close_old_connections()
 
 
+def arm_schedules_quietly() -> None:
+    """Schedules without a pending tick (new, or their tick lost) get one when a worker starts."""
+    from comparison.scheduling import arm_missing
+
+    try:
+        if armed := arm_missing():
+            logger.info("armed schedules: %s", ", ".join(map(str, armed)))
+    except (OperationalError, InterfaceError) as error:
+        logger.warning("schedules not armed: database unavailable (%s)", error)
+        close_old_connections()
+
+
 class ResilientWorker(db_worker.Worker):
     def run(self) -> None:
         stop = threading.Event()
         watcher = threading.Thread(target=self._watch, args=(stop,), name="run-recovery", daemon=True)
         recover_quietly()
+        arm_schedules_quietly()
         watcher.start()
         delay = 1.0
         try:

@@ -1,0 +1,136 @@
+"""The read-only JSON API's probe side (`/api/v1/targets/`, `/runs/`, `/results/`, `/compare/`):
+what the probe pages show, as data. Credentials never: header names only, URLs and commands as
+the pages show them, exchanges as stored (masked when they were saved). Reads only."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET
+
+from registers.api import api_json
+from registers.pagecache import cached_page
+from registers.vocabulary import PROBE_VERDICTS
+
+from . import compare_selectors, selectors
+from .models import ProbeResult, ProbeRun, ProbeTarget
+
+RUNS_PAGE_SIZE = 50
+
+
+def target_dict(target: ProbeTarget) -> dict[str, Any]:
+    return {
+        "id": target.pk,
+        "name": target.name,
+        "transport": target.transport,
+        "url": target.display_url,
+        "command": target.display_command,
+        "launch": target.display_launch,
+        "header_names": target.header_names,
+        "upstream": target.display_upstream,
+        "upstream_description": target.upstream_description,
+        "suite": target.suite,
+        "builtin": target.builtin,
+        "enabled": target.enabled,
+        "page": target.get_absolute_url(),
+        "badge": f"{target.get_absolute_url()}badge.svg",
+    }
+
+
+def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
+    counts = Counter(cell["verdict"] for cell in cells)
+    return {
+        "id": run.pk,
+        "target": {"id": run.target_id, "name": run.target.name},
+        "status": run.status,
+        "revisions": run.revisions,
+        "scenarios": run.scenarios,
+        "done": run.done,
+        "total": run.total,
+        "error": run.error,
+        "created": run.created.isoformat(),
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "scheduled": run.schedule_id is not None,
+        "previous_run": run.previous_run_id,
+        "changes_since_previous": run.changes,
+        "counts": {str(verdict): counts.get(verdict, 0) for verdict in PROBE_VERDICTS},
+        "interop": selectors.score_of(cells).as_dict(),
+        "page": run.get_absolute_url(),
+    }
+
+
+@require_GET
+@cached_page
+def targets(request):
+    return api_json({"targets": [target_dict(target) for target in ProbeTarget.objects.all()]})
+
+
+@require_GET
+@cached_page
+def target(request, pk: int):
+    return api_json(target_dict(get_object_or_404(ProbeTarget, pk=pk)))
+
+
+@require_GET
+@cached_page
+def runs(request):
+    """`/api/v1/runs/?target=ID&page=N`, newest first, 50 a page."""
+    found = ProbeRun.objects.select_related("target").order_by("-pk")
+    target_id = request.GET.get("target", "")
+    if target_id.isascii() and target_id.isdigit():
+        found = found.filter(target_id=int(target_id))
+    page = Paginator(found, RUNS_PAGE_SIZE).get_page(request.GET.get("page"))
+    cells = selectors.run_cells([run.pk for run in page.object_list])
+    data = [run_dict(run, cells[run.pk]) for run in page.object_list]
+    return api_json(
+        {"count": page.paginator.count, "page": page.number, "pages": page.paginator.num_pages, "runs": data}
+    )
+
+
+@require_GET
+@cached_page
+def run(request, pk: int):
+    found = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
+    results = list(
+        found.results.only("id", "scenario", "requested_revision", "negotiated_revision", "verdict", "interop")
+    )
+    cells = [
+        {"scenario": r.scenario, "revision": r.requested_revision, "verdict": r.verdict, "interop": r.interop}
+        for r in results
+    ]
+    data = run_dict(found, cells)
+    data["results"] = [
+        {"id": r.pk, "scenario": r.scenario, "revision": r.requested_revision, "negotiated": r.negotiated_revision,
+         "verdict": r.verdict, "url": f"/api/v1/results/{r.pk}/"}
+        for r in results
+    ]  # fmt: skip
+    return api_json(data)
+
+
+RESULT_FIELDS = (
+    "scenario", "rows", "method", "requested_revision", "negotiated_revision", "verdict", "failure", "response",
+    "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "duration_ms",
+)  # fmt: skip
+
+
+@require_GET
+@cached_page
+def result(request, pk: int):
+    found = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
+    data = {"id": found.pk, "run": found.run_id, "target": found.run.target.name}
+    data |= {name: getattr(found, name) for name in RESULT_FIELDS}
+    return api_json(data | {"page": found.get_absolute_url()})
+
+
+@require_GET
+@cached_page
+def compare(request):
+    """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""
+    ids = [
+        int(value) for value in request.GET.getlist("run") if value.isascii() and value.isdigit() and len(value) < 18
+    ]
+    return api_json(compare_selectors.runs_compared(ids).as_dict())

@@ -1,0 +1,160 @@
+"""The read-only JSON API's register side (`/api/v1/registers/`, `/rows/`, `/disagreements/`):
+what the pages show, as data, with the row list's filters. Reads only; cached like the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from comparison import selectors as probe_selectors
+
+from . import exporting, filters, selectors
+from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
+from .pagecache import cached_page
+
+API_PAGE_SIZE = 100
+CITATION_FIELDS = ("order", "raw", "kind", "path", "line_start", "line_end", "quote", "web_url", "verdict")
+
+
+def api_json(data: Any, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False, "indent": 1})
+
+
+def citation_dict(citation: Citation) -> dict[str, Any]:
+    return {name: getattr(citation, name) for name in CITATION_FIELDS} | {"verified_commit": citation.verified_commit}
+
+
+def row_dict(row: Row, probe: dict, evidence: str) -> dict[str, Any]:
+    return {
+        "register": row.register.slug,
+        "row_id": row.row_id,
+        "title": row.title,
+        "difference": row.difference,
+        "status": {"cell": row.status_cell, "verdict": row.status_verdict},
+        "value": row.value_cell,
+        "effort": row.effort_cell,
+        "risk": row.risk_cell,
+        "introduced_in": row.introduced_in,
+        "removed_in": row.removed_in,
+        "deprecated_in": row.deprecated_in,
+        "labels": [label.text for label in row.labels.all()],
+        "revisions": {s.revision: {"state": s.state, "note": s.note} for s in row.support.all()},
+        "hosts": {
+            note.host: {"state": note.state, "statements": [s.get("text", "") for s in note.statements]}
+            for note in row.host_notes.all()
+        },
+        "citations": [citation_dict(c) for c in row.citations.all()],
+        "fields": [{"name": f["name"], "text": f["text"]} for f in row.fields],
+        "probe_verdicts": dict(probe.get(row.row_id, {})),
+        "evidence": evidence,
+        "url": row.get_absolute_url(),
+    }
+
+
+def _rows(pks: list[int]) -> list[Row]:
+    found = (
+        Row.objects.filter(pk__in=pks)
+        .select_related("register")
+        .prefetch_related(
+            Prefetch("labels", queryset=Label.objects.order_by("order")),
+            Prefetch("support", queryset=RevisionSupport.objects.order_by("revision")),
+            Prefetch("host_notes", queryset=HostNote.objects.order_by("order")),
+            Prefetch("citations", queryset=Citation.objects.order_by("order")),
+        )
+        .in_bulk()
+    )
+    return [found[pk] for pk in pks if pk in found]
+
+
+@require_GET
+@cached_page
+def rows(request):
+    """`/api/v1/rows/?<the row list's filters>&page=N`: 100 rows a page, in the list's order."""
+    filtered = filters.run(filters.parse(request.GET))
+    page = Paginator(filtered.pks, API_PAGE_SIZE).get_page(request.GET.get("page"))
+    evidence = {facts.pk: facts.evidence for facts in filtered.evaluation.selected}
+    probe = probe_selectors.latest_probe_verdicts()
+    return api_json(
+        {
+            "filter": dict(filtered.filter.params()),
+            "ignored": list(filtered.filter.ignored),
+            "count": page.paginator.count,
+            "page": page.number,
+            "pages": page.paginator.num_pages,
+            "rows": [row_dict(row, probe, evidence.get(row.pk, "untested")) for row in _rows(list(page.object_list))],
+        }
+    )
+
+
+@require_GET
+@cached_page
+def row(request, row_id: str):
+    found = selectors.row_by_id(row_id)
+    if found is None:
+        raise Http404(f"No loaded register has a row {row_id}.")
+    full = _rows([found.pk])[0]
+    claims = {note.host: note.state for note in full.host_notes.all()}
+    items = probe_selectors.evidence_of_rows([(full.row_id, claims)])[full.row_id]
+    data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
+    data["evidence"] = {item.host: _evidence(item) for item in items}
+    return api_json(data)
+
+
+def _evidence(item) -> dict[str, Any]:
+    return {"claim": item.claim, "verdict": item.verdict, "sources": [s.as_dict() for s in item.sources]}
+
+
+@require_GET
+@cached_page
+def registers(request):
+    found = [
+        exporting.register_dict(r) | {"rows": r.row_count, "url": r.get_absolute_url()}
+        for r in selectors.register_list()
+    ]
+    return api_json({"registers": found})
+
+
+@require_GET
+@cached_page
+def register(request, slug: str):
+    found = get_object_or_404(Register, slug=slug)
+    rows_url = reverse("api:rows") + f"?register={found.slug}"
+    ids = list(found.rows.order_by("order").values_list("row_id", flat=True))
+    return api_json(
+        exporting.register_dict(found) | {"row_ids": ids, "rows_url": rows_url, "url": found.get_absolute_url()}
+    )
+
+
+@require_GET
+@cached_page
+def disagreements(request):
+    context = selectors.disagreements()
+    return api_json(
+        {"row_counts": dict(context["row_counts"]), "disagreements": exporting.disagreement_dicts(context["items"])}
+    )
+
+
+ENDPOINTS = {
+    "registers": "/api/v1/registers/",
+    "register": "/api/v1/registers/<slug>/",
+    "rows": "/api/v1/rows/?<the row list's filters>&page=N",
+    "row": "/api/v1/rows/<row id>/",
+    "disagreements": "/api/v1/disagreements/",
+    "targets": "/api/v1/targets/",
+    "target": "/api/v1/targets/<id>/",
+    "runs": "/api/v1/runs/?target=<id>&page=N",
+    "run": "/api/v1/runs/<id>/",
+    "result": "/api/v1/results/<id>/",
+    "compare": "/api/v1/compare/?run=A&run=B",
+}
+
+
+@require_GET
+def index(request):
+    return api_json({"version": 1, "read_only": True, "endpoints": ENDPOINTS})

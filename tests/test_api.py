@@ -1,0 +1,150 @@
+"""The read-only JSON API (`/api/v1/`): every endpoint's shape, its query count held constant as
+the data grows, the row list's filters, no writes, and the badge."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from comparison.probing import ensure_builtin_target, start_run
+from registers.loader import load_registers
+from tests.conftest import TEST_DATA
+
+pytestmark = pytest.mark.django_db
+
+
+def get(client, url: str):
+    response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    assert response["Content-Type"] == "application/json"
+    return json.loads(response.content)
+
+
+def queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+@pytest.fixture
+def loaded(db):
+    load_registers([TEST_DATA / "evidence.md"])
+    target = ensure_builtin_target()
+    run = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "audio"])
+    return target, run
+
+
+def test_the_index_lists_every_endpoint(client):
+    index = get(client, "/api/v1/")
+    assert index["version"] == 1
+    assert index["read_only"] is True
+    assert set(index["endpoints"]) == {
+        "registers", "register", "rows", "row", "disagreements", "targets", "target", "runs", "run", "result", "compare",
+    }  # fmt: skip
+
+
+def test_registers_and_rows_with_states_notes_citations_and_verdicts(loaded, client):
+    registers = get(client, "/api/v1/registers/")["registers"]
+    assert [(r["slug"], r["rows"]) for r in registers] == [("evidence", 4)]
+    register = get(client, "/api/v1/registers/evidence/")
+    assert register["row_ids"] == ["CT-01", "CT-03", "CT-05", "CT-77"]
+    assert register["rows_url"] == "/api/v1/rows/?register=evidence"
+    rows = get(client, "/api/v1/rows/?evidence=disagrees")
+    assert (rows["count"], rows["filter"]) == (2, {"evidence": "disagrees"})
+    ct03 = rows["rows"][0]
+    assert ct03["row_id"] == "CT-03"
+    assert ct03["revisions"]["2025-03-26"]["state"] == "exists"
+    assert ct03["hosts"]["opencode-v1"]["state"] == "has"
+    assert ct03["citations"][0]["raw"].endswith("ct-03>")
+    assert ct03["probe_verdicts"] == {"as expected": 1}, "audio exists at 2025-06-18"
+    assert ct03["evidence"] == "disagrees"
+    assert get(client, "/api/v1/rows/?revision=2025-11-25&rev_mode=absent")["count"] == 0
+    assert get(client, "/api/v1/rows/?bogus=1&status=nope")["ignored"] == ["status=nope"]
+    row = get(client, "/api/v1/rows/CT-03/")
+    assert row["evidence"]["opencode-v1"]["verdict"] == "disagrees"
+    assert {s["kind"] for s in row["evidence"]["opencode-v1"]["sources"]} >= {"host model", "real host", "probe"}
+    assert client.get("/api/v1/rows/XX-99/").status_code == 404
+    assert [d["row_id"] for d in get(client, "/api/v1/disagreements/")["disagreements"]] == ["CT-03", "CT-05"]
+
+
+def test_targets_runs_results_and_comparisons(loaded, client):
+    target, run = loaded
+    targets = get(client, "/api/v1/targets/")["targets"]
+    assert targets[0]["name"] == target.name
+    assert targets[0]["badge"] == f"/probes/targets/{target.pk}/badge.svg"
+    runs = get(client, f"/api/v1/runs/?target={target.pk}")
+    assert runs["count"] == 1
+    summary = runs["runs"][0]
+    assert summary["counts"] == {
+        "as expected": 2,
+        "changed by proxy": 0,
+        "invalid for revision": 0,
+        "failed to probe": 0,
+    }
+    assert summary["interop"]["overall"] == {"same": 2, "scored": 2, "percent": 100.0}
+    detail = get(client, f"/api/v1/runs/{run.pk}/")
+    assert [r["scenario"] for r in detail["results"]] == ["text", "audio"]
+    result = get(client, detail["results"][0]["url"])
+    assert result["exchanges"][-1]["request"]["method"] == "tools/call"
+    assert result["interop"]["lootbox"] is True
+    compared = get(client, f"/api/v1/compare/?run={run.pk}&run={run.pk}")
+    assert compared["format"] == "mcp-compare/comparison/1"
+    assert len(compared["runs"]) == 1, "a run named twice is one column"
+
+
+def test_every_endpoint_keeps_its_queries_as_the_data_grows(loaded, client):
+    target, run = loaded
+    urls = ["/api/v1/registers/", "/api/v1/rows/", "/api/v1/disagreements/", "/api/v1/targets/", "/api/v1/runs/"]
+    before = {url: queries(client, url + "?before") for url in urls}
+    load_registers([TEST_DATA / "promises.md"])
+    second = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text", "image", "audio"])
+    after = {url: queries(client, url + "?after") for url in urls}
+    assert before == after
+    assert queries(client, f"/api/v1/runs/{run.pk}/") == queries(client, f"/api/v1/runs/{second.pk}/")
+    assert queries(client, f"/api/v1/compare/?run={run.pk}") == queries(
+        client, f"/api/v1/compare/?run={run.pk}&run={second.pk}"
+    )
+
+
+def test_no_endpoint_writes(loaded, client, admin_client):
+    for url in ("/api/v1/rows/", "/api/v1/targets/", "/api/v1/runs/"):
+        assert client.post(url).status_code == 405
+        assert admin_client.delete(url).status_code == 405
+
+
+def test_html_pages_link_their_api_twins(loaded, client):
+    target, run = loaded
+    for page, twin in (
+        ("/", "/api/v1/rows/"),
+        ("/registers/evidence/", "/api/v1/registers/evidence/"),
+        ("/registers/evidence/CT-03/", "/api/v1/rows/CT-03/"),
+        ("/disagreements/", "/api/v1/disagreements/"),
+        ("/probes/", "/api/v1/targets/"),
+        (target.get_absolute_url(), f"/api/v1/targets/{target.pk}/"),
+        (run.get_absolute_url(), f"/api/v1/runs/{run.pk}/"),
+        (f"/probes/compare/?run={run.pk}", f"/api/v1/compare/?run={run.pk}"),
+    ):
+        assert f'<link rel="alternate" type="application/json" href="{twin}"' in client.get(page).content.decode(), page
+
+
+def test_the_badge_is_valid_svg_with_a_figure_per_revision(loaded, client):
+    target, _ = loaded
+    response = client.get(f"/probes/targets/{target.pk}/badge.svg")
+    assert response["Content-Type"].startswith("image/svg+xml")
+    root = ET.fromstring(response.content)  # noqa: S314  (our own output)
+    svg = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{svg}svg"
+    assert root.get("aria-label") == "mcp-compare: 100% as expected"
+    zones = [rect.find(f"{svg}title").text for rect in root.iter(f"{svg}rect") if rect.get("class") == "revision"]
+    assert zones == ["2025-06-18: 2/2 as expected"]
+    start_run(target=target, revisions=["2024-11-05", "2025-11-25"], scenarios=["text", "audio"])
+    root = ET.fromstring(client.get(f"/probes/targets/{target.pk}/badge.svg?again").content)  # noqa: S314
+    assert root.get("aria-label") == "mcp-compare: 75% as expected", (
+        "the latest finished run: audio is new in 2025-03-26"
+    )
+    zones = [rect.find(f"{svg}title").text for rect in root.iter(f"{svg}rect") if rect.get("class") == "revision"]
+    assert zones == ["2024-11-05: 1/2 as expected", "2025-11-25: 2/2 as expected"]

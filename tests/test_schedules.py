@@ -1,0 +1,124 @@
+"""Scheduled runs: a schedule fires under a real `manage.py probe_worker` (the Tasks API's deferred
+tasks, no cron), twice, and the second run records what changed since the first; a late or
+duplicated tick runs its slot once."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from django.utils import timezone
+
+from comparison.models import ProbeRun, ProbeSchedule
+from comparison.probing import ensure_builtin_target
+from comparison.scheduling import arm, fire
+from tests import lane_db
+from tests.processes import manage, running
+from tests.test_worker import wait_for
+
+RUNS = "SELECT id, status, schedule_id, previous_run_id, changes FROM comparison_proberun ORDER BY id"
+
+
+def test_a_schedule_fires_twice_under_a_real_worker_and_records_the_change_list(lane_database, tmp_path):
+    env = {"DATABASE_URL": lane_database, "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend"}
+    code = (
+        "from comparison.probing import ensure_builtin_target; from comparison.models import ProbeSchedule; "
+        "from comparison.scheduling import arm; "
+        "s = ProbeSchedule.objects.create(target=ensure_builtin_target(), every_seconds=2, "
+        "revisions=['2025-06-18'], scenarios=['text']); print(arm(schedule=s))"
+    )
+    assert manage("shell", "-c", code, env=env).split()[-1] == "True"
+    command = [sys.executable, "manage.py", "probe_worker", "--interval", "0.2", "--no-startup-delay"]
+    with running(command, env=env, log=tmp_path / "worker.log"):
+        first = wait_for(
+            lambda: [r for r in lane_db.query(lane_database, RUNS) if r[1] == "done"], 60, "a first scheduled run"
+        )[0]
+        # The next slot probes one more scenario: the second run has a cell the first had not.
+        update = (
+            "from comparison.models import ProbeSchedule; ProbeSchedule.objects.update(scenarios=['text', 'audio'])"
+        )
+        manage("shell", "-c", update, env=env)
+        second = wait_for(
+            lambda: [r for r in lane_db.query(lane_database, RUNS) if r[1] == "done" and r[0] != first[0]],
+            60,
+            "a second scheduled run",
+        )[0]
+    assert first[2] is not None
+    assert second[2] == first[2], "both runs belong to the schedule"
+    assert second[3] == first[0], "the second is compared with the first"
+    changes = second[4] if isinstance(second[4], list) else json.loads(second[4])
+    assert changes == [
+        {"scenario": "audio", "revision": "2025-06-18", "status": "added", "before": "", "after": "as expected"}
+    ]
+    log = (tmp_path / "worker.log").read_text()
+    assert "Traceback" not in log
+
+
+@pytest.fixture
+def deferring(settings):
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
+
+def pending_ticks() -> list[list]:
+    """The arguments (schedule id, token) of every tick not yet run."""
+    from django_tasks_db.models import DBTaskResult
+
+    ticks = DBTaskResult.objects.filter(task_path="comparison.tasks.schedule_tick_task", status="READY")
+    return [tick.args_kwargs["args"] for tick in ticks.order_by("enqueued_at")]
+
+
+def test_a_late_or_duplicated_tick_runs_its_slot_once(db, deferring, django_capture_on_commit_callbacks):
+    schedule = ProbeSchedule.objects.create(target=ensure_builtin_target(), every_seconds=3600, scenarios=["text"])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert arm(schedule=schedule, at=timezone.now() - timezone.timedelta(hours=5))  # five slots missed
+    token = ProbeSchedule.objects.get(pk=schedule.pk).token
+    assert pending_ticks() == [[schedule.pk, token]], "one pending tick whatever the slots missed"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert fire(schedule_id=schedule.pk, token=token).startswith("started run")
+    assert fire(schedule_id=schedule.pk, token=token) == "stale tick: nothing to do"
+    successor = ProbeSchedule.objects.get(pk=schedule.pk).token
+    assert pending_ticks() == [[schedule.pk, token], [schedule.pk, successor]], "one successor, the only live one"
+    assert ProbeRun.objects.filter(schedule=schedule).count() == 1
+    schedule.refresh_from_db()
+    assert 3590 < (schedule.next_run_at - timezone.now()).total_seconds() <= 3600, "an interval from now"
+    assert schedule.token
+    assert schedule.token != token
+
+
+def test_a_busy_target_skips_the_slot_and_a_disabled_schedule_does_nothing(db, deferring):
+    target = ensure_builtin_target()
+    schedule = ProbeSchedule.objects.create(target=target, every_seconds=60)
+    ProbeRun.objects.create(target=target, status=ProbeRun.RUNNING, heartbeat_at=timezone.now(), worker="elsewhere")
+    arm(schedule=schedule)
+    message = fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token)
+    assert message.startswith("skipped: ")
+    assert "already has a run in progress" in message
+    ProbeSchedule.objects.filter(pk=schedule.pk).update(enabled=False)
+    assert (
+        fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token)
+        == "stale tick: nothing to do"
+    )
+
+
+def test_the_target_and_run_pages_say_what_changed_since_the_last_run(db, client):
+    from comparison.probing import start_run
+
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text"])
+    second.refresh_from_db()
+    assert second.previous_run_id == first.pk
+    assert second.changes == [
+        {"scenario": "text", "revision": "2025-11-25", "status": "added", "before": "", "after": "as expected"}
+    ]
+    page = client.get(target.get_absolute_url()).content.decode()
+    assert "<strong>1 cell changed</strong>" in page
+    assert "text @ 2025-11-25: added" in page
+    assert "<strong>1 cell changed</strong>" in client.get(second.get_absolute_url()).content.decode()
+    data = client.get(f"/api/v1/runs/{second.pk}/").json()
+    assert data["previous_run"] == first.pk
+    assert data["changes_since_previous"] == second.changes
+    unchanged = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text"])
+    unchanged.refresh_from_db()
+    assert unchanged.changes == [], "the fixture answers the same twice"
