@@ -39,21 +39,30 @@ class Peer:
 
     def launch(self, port: int) -> list[str]:
         if self.name.startswith("mcp-proxy"):
-            return [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", *fixture_stdio()]
-        return [
-            "env",
-            f"NODE_OPTIONS=--require {LOOPBACK_PRELOAD}",
-            str(SUPERGATEWAY),
-            "--stdio",
-            " ".join(fixture_stdio()),
-            "--outputTransport",
-            "streamableHttp",
-            "--stateful",
-            "--port",
-            str(port),
-            "--logLevel",
-            "none",
-        ]
+            return mcp_proxy_command(port, fixture_stdio())
+        return ["env", f"NODE_OPTIONS=--require {LOOPBACK_PRELOAD}", *supergateway_command(port, fixture_stdio())]
+
+
+def mcp_proxy_command(port: int, upstream: list[str]) -> list[str]:
+    """mcp-proxy serving Streamable HTTP on 127.0.0.1:port in front of a stdio upstream."""
+    return [str(MCP_PROXY), "--host", "127.0.0.1", "--port", str(port), "--", *upstream]
+
+
+def supergateway_command(port: int, upstream: list[str]) -> list[str]:
+    """supergateway, stateful Streamable HTTP on `port`, in front of a stdio upstream (Node needs the
+    loopback preload in NODE_OPTIONS to stay on 127.0.0.1)."""
+    return [
+        str(SUPERGATEWAY),
+        "--stdio",
+        " ".join(upstream),
+        "--outputTransport",
+        "streamableHttp",
+        "--stateful",
+        "--port",
+        str(port),
+        "--logLevel",
+        "none",
+    ]
 
 
 PEERS_TO_ADD = (

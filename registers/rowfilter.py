@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from urllib.parse import urlencode
 
 from . import vocabulary as vocab
@@ -119,6 +119,10 @@ class RowFilter:
 
     def facet_active(self, name: str) -> bool:
         return bool(self.registers if name == "register" else getattr(self, name))
+
+
+#: Every query parameter but `register` (repeatable), in the order a URL lists them.
+SINGLE_PARAMETERS = tuple(f.name for f in fields(RowFilter) if f.name not in ("registers", "ignored"))
 
 
 def parse(query) -> RowFilter:

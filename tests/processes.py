@@ -94,7 +94,9 @@ FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture_server", "--st
 
 def mcp_proxy_command(port: int, *upstream: str) -> list[str]:
     """mcp-proxy 0.13.0 serving Streamable HTTP on 127.0.0.1:port in front of a stdio upstream."""
-    return [str(PEERS_VENV / "bin" / "mcp-proxy"), "--host", "127.0.0.1", "--port", str(port), "--", *upstream]
+    from comparison.peer_targets import mcp_proxy_command as command
+
+    return command(port, list(upstream))
 
 
 @contextmanager

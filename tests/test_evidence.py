@@ -175,3 +175,11 @@ def test_a_real_host_capture_is_listed_without_a_stance():
     found = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [cell], ["opencode-v1"])[0]
     assert [(s.kind, s.stance) for s in found.sources] == [(evidence.REAL_HOST, "")]
     assert found.verdict == evidence.UNTESTED
+
+
+def test_the_export_command_takes_the_evidence_filter(claims):
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("export_report", "--format", "json", "--evidence", "disagrees", stdout=out)
+    assert [row["row_id"] for row in json.loads(out.getvalue())["rows"]] == ["CT-03", "CT-05"]

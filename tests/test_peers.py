@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from comparison.peer_targets import supergateway_command
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import CHANGED, TargetSpec, run_probe
 from comparison.probes.scenarios import EVERYTHING, FIXTURE
@@ -74,18 +75,7 @@ def test_mcp_proxy_passes_content_blocks_unchanged(through_mcp_proxy):
 
 def test_supergateway_stateful_changes_nothing():
     port = free_port()
-    command = [
-        str(SUPERGATEWAY),
-        "--stdio",
-        FIXTURE_STDIO,
-        "--outputTransport",
-        "streamableHttp",
-        "--stateful",
-        "--port",
-        str(port),
-        "--logLevel",
-        "none",
-    ]
+    command = supergateway_command(port, FIXTURE_STDIO.split())
     with server(command, port, env=node_env()) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("supergateway → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")

@@ -6,21 +6,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.http import QueryDict
 
 from registers import exporting, filters
+from registers.rowfilter import SINGLE_PARAMETERS
 
-FILTER_OPTIONS = (
-    "revision",
-    "rev_mode",
-    "host",
-    "host_mode",
-    "label",
-    "status",
-    "value",
-    "effort",
-    "risk",
-    "cite",
-    "changed_since",
-    "q",
-)
+FILTER_OPTIONS = SINGLE_PARAMETERS
 
 
 class Command(BaseCommand):
