@@ -148,3 +148,16 @@ def test_the_badge_is_valid_svg_with_a_figure_per_revision(loaded, client):
     )
     zones = [rect.find(f"{svg}title").text for rect in root.iter(f"{svg}rect") if rect.get("class") == "revision"]
     assert zones == ["2024-11-05: 1/2 as expected", "2025-11-25: 2/2 as expected"]
+
+
+def test_detail_endpoints_keep_their_queries_whatever_the_object(loaded, client):
+    target, run = loaded
+    load_registers([TEST_DATA / "promises.md"])
+    results = list(run.results.values_list("pk", flat=True))
+    for one, other in (
+        ("/api/v1/registers/evidence/", "/api/v1/registers/promises/"),
+        ("/api/v1/rows/CT-03/", "/api/v1/rows/PR-01/"),
+        (f"/api/v1/results/{results[0]}/", f"/api/v1/results/{results[1]}/"),
+        (f"/api/v1/targets/{target.pk}/", f"/api/v1/targets/{target.pk}/?again"),
+    ):
+        assert queries(client, one) == queries(client, other), (one, other)
