@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .hosts import REAL_HOST_CHECKS
@@ -85,6 +86,11 @@ class ProbeCell:
     interop: dict[str, bool]
     incomplete: str = ""  # the run's status when it did not finish
 
+    @cached_property
+    def presented(self) -> tuple[PresentedView, ...]:
+        """The stored views read once, however many rows the cell exercises."""
+        return tuple(PresentedView.from_json(data) for data in self.views)
+
 
 def real_checked_examples() -> set[str]:
     """The examples the real-host test lane runs (every vector and composed tool result)."""
@@ -140,8 +146,7 @@ def _probe_sources(found: dict[str, HostEvidence], row_id: str, subject: str, ce
     """One source per host path, target, stance and finding, naming the revisions it holds at."""
     grouped: dict[tuple, list[ProbeCell]] = {}
     for cell in cells:
-        for data in cell.views:
-            view = PresentedView.from_json(data)
+        for view in cell.presented:
             if view.host not in found:
                 continue
             stance, finding = _probe_stance(view, row_id, subject, cell, found[view.host].claim)
