@@ -32,11 +32,20 @@ def _detail(result: dict[str, Any]) -> str:
     return "; ".join(str(f.get("message", "")) for f in result.get("findings") or [])
 
 
-def junit_xml(target: str, results: list[dict[str, Any]], *, strict: bool = False, seconds: float = 0.0) -> str:
+def junit_xml(
+    target: str,
+    results: list[dict[str, Any]],
+    *,
+    strict: bool = False,
+    seconds: float = 0.0,
+    baseline: dict[tuple[str, str], str] | None = None,
+) -> str:
     """One test suite for the target, one test case per scenario × revision (class = scenario,
     name = revision). Changed by proxy is a failure, failed to probe an error, invalid for the
-    revision a failure under `strict` (otherwise a note in the case's output)."""
-    failing = errors = 0
+    revision a failure under `strict` (otherwise a note in the case's output). With a baseline, a
+    cell no worse than its baseline verdict is skipped ("expected by the baseline"), so the test
+    view fails exactly where the exit code does."""
+    failing = errors = skipped = 0
     suite = ET.Element("testsuite", name=f"mcp-compare probe: {target}", tests=str(len(results)))
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", name="target", value=target)
@@ -55,7 +64,11 @@ def junit_xml(target: str, results: list[dict[str, Any]], *, strict: bool = Fals
         ET.SubElement(case_properties, "property", name="target", value=target)
         ET.SubElement(case_properties, "property", name="verdict", value=str(result["verdict"]))
         verdict, detail = result["verdict"], _detail(result)
-        if verdict == ProbeVerdict.FAILED:
+        expected = (baseline or {}).get((result["scenario"], result["requested_revision"]))
+        if expected and verdict != ProbeVerdict.AS_EXPECTED and RANK[verdict] <= RANK[expected]:
+            skipped += 1
+            ET.SubElement(case, "skipped", message=f"expected by the baseline: {expected}").text = detail
+        elif verdict == ProbeVerdict.FAILED:
             errors += 1
             ET.SubElement(case, "error", message=detail[:1000], type=str(verdict)).text = detail
         elif verdict == ProbeVerdict.CHANGED or (verdict == ProbeVerdict.INVALID and strict):
@@ -65,7 +78,7 @@ def junit_xml(target: str, results: list[dict[str, Any]], *, strict: bool = Fals
             ET.SubElement(case, "system-out").text = f"invalid for revision (not failing without --strict): {detail}"
     suite.set("failures", str(failing))
     suite.set("errors", str(errors))
-    suite.set("skipped", "0")
+    suite.set("skipped", str(skipped))
     suite.set("time", f"{seconds:.3f}")
     root = ET.Element("testsuites", name="mcp-compare", tests=str(len(results)), failures=str(failing))
     root.set("errors", str(errors))

@@ -63,6 +63,11 @@ def test_junit_has_a_case_per_cell_and_fails_what_the_exit_code_fails():
     assert cases[3].find("error").get("message") == "connection refused"
     strict = ET.fromstring(pipeline.junit_xml("t", results, strict=True))  # noqa: S314
     assert strict.find("testsuite").get("failures") == "2"
+    baseline = {("text", "2025-11-25"): "changed by proxy", ("gone", "2025-06-18"): "changed by proxy"}
+    gated = ET.fromstring(pipeline.junit_xml("t", results, baseline=baseline)).find("testsuite")  # noqa: S314
+    assert (gated.get("failures"), gated.get("errors"), gated.get("skipped")) == ("0", "1", "1")
+    skipped = gated.findall("testcase")[1].find("skipped")
+    assert skipped.get("message") == "expected by the baseline: changed by proxy"
 
 
 def test_a_baseline_reads_both_formats_and_names_a_bad_line():
@@ -180,7 +185,8 @@ def test_the_ci_recipe_end_to_end_against_mcp_proxy(tmp_path):
     assert (tmp_path / "proxy.baseline").read_text().count("changed by proxy") == 2
     again = recipe("proxy.baseline", "again")
     assert again.returncode == 0, again.stderr
-    assert ET.parse(tmp_path / "again" / "junit.xml").getroot().find("testsuite").get("failures") == "2"  # noqa: S314
+    suite = ET.parse(tmp_path / "again" / "junit.xml").getroot().find("testsuite")  # noqa: S314
+    assert (suite.get("failures"), suite.get("skipped")) == ("0", "2"), "the baseline's expected changes are skipped"
     assert probe("--builtin", *cells[1:], "--update-baseline", str(tmp_path / "fixture.baseline")).returncode == 0
     gated = recipe("fixture.baseline", "gated")
     assert gated.returncode == 1

@@ -93,6 +93,8 @@ class Command(BaseCommand):
         if not scenarios:
             raise CommandError(f"no scenario of the {spec.suite} suite matches {wanted}")
         redactor = Redactor([*spec.headers.values(), *command_secrets(spec.command)])
+        # A baseline that cannot be read fails before any probing.
+        baseline = self._read_baseline(options["baseline"]) if options["baseline"] else None
         started = time.monotonic()
         try:
             outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
@@ -111,14 +113,14 @@ class Command(BaseCommand):
         else:
             self._print_lines(outcomes, counts, redactor)
         if options["junit"]:
-            _write(
-                options["junit"],
-                pipeline.junit_xml(spec.name, results, strict=options["strict"], seconds=time.monotonic() - started),
+            junit = pipeline.junit_xml(
+                spec.name, results, strict=options["strict"], seconds=time.monotonic() - started, baseline=baseline
             )
+            _write(options["junit"], junit)
         if options["update_baseline"]:
             _write(options["update_baseline"], pipeline.write_baseline(results, spec.name))
-        if options["baseline"]:
-            self._gate_on_baseline(options, results)
+        if baseline is not None:
+            self._gate_on_baseline(options, baseline, results)
             return
         failing = counts.get(CHANGED, 0) + counts.get(FAILED, 0) + (counts.get(INVALID, 0) if options["strict"] else 0)
         if failing:
@@ -135,13 +137,16 @@ class Command(BaseCommand):
             self.stdout.write(redactor.text(line))
         self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
 
-    def _gate_on_baseline(self, options, results) -> None:
-        path = options["baseline"]
+    @staticmethod
+    def _read_baseline(path: str) -> dict:
         try:
             with open(path, encoding="utf-8") as file:
-                baseline = pipeline.read_baseline(file.read(), path)
+                return pipeline.read_baseline(file.read(), path)
         except (OSError, UnicodeDecodeError, pipeline.BaselineError) as error:
             raise CommandError(f"cannot use the baseline: {error}") from None
+
+    def _gate_on_baseline(self, options, baseline: dict, results) -> None:
+        path = options["baseline"]
         found = pipeline.check_baseline(baseline, results)
         for scenario, revision, was, now in found.regressions:
             self.stderr.write(f"regression: {scenario}@{revision}: {was} → {now}")
