@@ -2,9 +2,11 @@ from django.contrib import admin
 
 from . import scheduling
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes.secrets import display_url
+from .probes.secrets import display_command, display_url
 
 SECRET_FIELDS = ("headers", "upstream_headers")
+#: Argument lists whose credential-looking values (`--token X`, `KEY=X`) the form shows masked.
+COMMAND_FIELDS = ("command", "launch")
 
 
 @admin.register(ProbeTarget)
@@ -40,6 +42,11 @@ class ProbeTargetAdmin(admin.ModelAdmin):
                 # The form showed the URL with credential query values masked: unchanged means kept.
                 if getattr(obj, field) == display_url(getattr(stored, field)):
                     setattr(obj, field, getattr(stored, field))
+            for field in COMMAND_FIELDS:
+                # The form showed the command with its secrets masked: unchanged means kept.
+                stored_command = getattr(stored, field)
+                if isinstance(stored_command, list) and getattr(obj, field) == display_command(stored_command):
+                    setattr(obj, field, stored_command)
             for field in SECRET_FIELDS:
                 value = getattr(obj, field)
                 if isinstance(value, dict) and value and not any(value.values()):
@@ -54,6 +61,9 @@ class ProbeTargetAdmin(admin.ModelAdmin):
                 setattr(obj, field, {name: "" for name in getattr(obj, field) or {}})
             obj.url = display_url(obj.url) if obj.url else ""
             obj.upstream = obj.display_upstream
+            for field in COMMAND_FIELDS:
+                value = getattr(obj, field)
+                setattr(obj, field, display_command(value) if isinstance(value, list) else value)
         return obj
 
 

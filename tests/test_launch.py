@@ -3,6 +3,7 @@ with real processes on 127.0.0.1."""
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 
@@ -97,3 +98,39 @@ def test_a_launch_commands_secrets_stay_masked(client):
     assert target.spec().launch == target.launch
     stdio = ProbeTarget(name="stdio", transport="stdio", command=["x"], launch=["y"])
     assert stdio.spec().launch == [], "only an HTTP target is served by a launch command"
+
+
+@pytest.mark.django_db
+def test_the_admin_form_masks_a_launch_commands_secret_and_keeps_it_when_unchanged(admin_client):
+    from comparison.models import ProbeTarget
+
+    target = ProbeTarget.objects.create(
+        name="own proxy",
+        transport="http",
+        url="http://127.0.0.1:3301/mcp",
+        launch=["my-proxy", "--token", "s3cret-launch-value"],
+        upstream="fixture",
+    )
+    url = f"/admin/comparison/probetarget/{target.pk}/change/"
+    form = admin_client.get(url).content.decode()
+    assert "s3cret-launch-value" not in form
+    assert "my-proxy" in form
+    data = {
+        "name": "own proxy renamed",
+        "transport": "http",
+        "url": "http://127.0.0.1:3301/mcp",
+        "command": "[]",
+        "launch": json.dumps(["my-proxy", "--token", "•••"]),
+        "headers": "{}",
+        "upstream_headers": "{}",
+        "upstream_description": "",
+        "suite": "fixture",
+        "upstream": "fixture",
+        "enabled": "on",
+    }
+    assert admin_client.post(url, data).status_code == 302
+    target.refresh_from_db()
+    assert target.name == "own proxy renamed"
+    assert target.launch == ["my-proxy", "--token", "s3cret-launch-value"], (
+        "an unchanged masked value keeps the stored one"
+    )
