@@ -99,6 +99,8 @@ def read_baseline(text: str, name: str = "baseline") -> dict[tuple[str, str], st
         try:
             data = json.loads(text)
             return {(r["scenario"], r["requested_revision"]): _verdict(r["verdict"], name, 0) for r in data["results"]}
+        except BaselineError:
+            raise
         except (ValueError, KeyError, TypeError) as error:
             raise BaselineError(f"{name}: not a `probe --json` output ({error})") from None
     found: dict[tuple[str, str], str] = {}

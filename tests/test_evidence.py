@@ -183,3 +183,69 @@ def test_the_export_command_takes_the_evidence_filter(claims):
     out = io.StringIO()
     call_command("export_report", "--format", "json", "--evidence", "disagrees", stdout=out)
     assert [row["row_id"] for row in json.loads(out.getvalue())["rows"]] == ["CT-03", "CT-05"]
+
+
+def test_probe_sources_group_cells_and_say_where_exactly():
+    view = {"key": "opencode-v1", "host": "opencode-v1", "path": "direct", "label": "opencode v1 · direct",
+            "outcome": "delivered", "changes": [{"subject": "content[0] (audio)", "action": "dropped", "reason": "r"}]}  # fmt: skip
+    cells = [
+        evidence.ProbeCell(10 + i, 5, "proxy", f"audio-{i}", "2025-06-18", (view,), {}, "interrupted") for i in range(8)
+    ]
+    found = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], cells, ["opencode-v1", "lootbox"])
+    opencode, lootbox = found
+    assert (lootbox.claim, lootbox.sources, lootbox.verdict) == ("", [], evidence.UNTESTED)
+    [source] = opencode.sources
+    assert source.as_dict() == {
+        "kind": "probe",
+        "label": "opencode v1 · direct via proxy",
+        "stance": "agrees",
+        "detail": "audio-0 @ 2025-06-18, audio-1 @ 2025-06-18, audio-2 @ 2025-06-18, audio-3 @ 2025-06-18, "
+        "audio-4 @ 2025-06-18, audio-5 @ 2025-06-18 and 2 more (run interrupted): the row's subject is dropped",
+        "result": 10,
+        "run": 5,
+    }
+    six = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], cells[:6], ["opencode-v1"])[0]
+    assert " more" not in six.sources[0].detail
+    assert evidence.Source("probe", "l", "", "d").as_dict()["stance"] is None
+
+
+def test_a_row_without_an_example_gives_probes_no_stance_and_mcpx_is_judged_only_where_it_passes_through():
+    view = {"key": "mcpx", "host": "mcpx", "path": "call", "label": "mcpx · mcpx_call", "outcome": "failed"}
+    cell = evidence.ProbeCell(1, 1, "t", "is-error", "2025-06-18", (view,), {"mcpx": True})
+    unknown = evidence.row_evidence("XX-01", {"mcpx": "has"}, None, [], [cell], ["mcpx"])[0]
+    assert [(s.stance, s.detail) for s in unknown.sources] == [
+        ("", "is-error @ 2025-06-18: failed (no subject to check for this row)")
+    ]
+    # FG-16 is about what mcpx passes on; CT-19 is about mcpx's own features, so it is not judged.
+    judged = evidence.row_evidence("FG-16", {"mcpx": "has"}, None, [], [cell], ["mcpx"])[0]
+    assert judged.sources[0].stance == evidence.AGREES
+    not_judged = evidence.row_evidence("CT-19", {"mcpx": "has"}, None, [], [cell], ["mcpx"])[0]
+    assert not_judged.sources[0].stance == ""
+
+
+def test_model_sources_name_the_example_and_the_real_check():
+    model = row_host_views("CT-03", {"opencode-v1": "has"})
+    found = evidence.row_evidence("CT-03", {"opencode-v1": "has"}, model, [], [], ["opencode-v1"])[0]
+    direct = next(s for s in found.sources if s.kind == evidence.MODEL and s.label == "opencode v1 · direct")
+    assert direct.detail == "opencode v1 · direct on the example 'audio_only': the row's subject is dropped"
+    real = next(s for s in found.sources if s.kind == evidence.REAL_HOST)
+    assert real.detail == (
+        "the test lane runs the example 'audio_only' through the real opencode 1.18.33 binary and requires the "
+        "same outcome as the model"
+    )
+    finding = {"host": "opencode-v1", "rows": ["CT-04"], "what": "elsewhere"}
+    assert evidence.row_evidence("CT-03", {}, None, [finding], [], ["opencode-v1"])[0].sources == []
+    assert (
+        evidence.row_evidence("CT-03", {}, None, [{"host": "lootbox", "rows": ["CT-03"]}], [], ["opencode-v1"])[
+            0
+        ].sources
+        == []
+    )
+    assert (
+        evidence.row_evidence("CT-03", {}, None, [{"host": "opencode-v1", "rows": ["CT-03"]}], [], ["opencode-v1"])[0]
+        .sources[0]
+        .label
+        == "real host finding"
+    )
+    assert "audio_only" in evidence.real_checked_examples()
+    assert "prompt_few_shot" not in evidence.real_checked_examples(), "prompts are not run through the real hosts"

@@ -129,3 +129,157 @@ def test_the_revision_timeline_and_support_bars_carry_their_counts():
     support = charts.support_bars("s", [("opencode v1", {"has": 2, "lacks": 1})])
     assert support.table == [["opencode v1", "2", "0", "1", "0", "0", "3 rows"]]
     ET.fromstring(support.svg)  # noqa: S314  (our own output)
+
+
+def test_what_each_host_receives_exactly():
+    error = {"error": {"code": -32602, "message": "bad argument"}}
+    assert received("tools/call", error) == {key: {"throws": "MCP error -32602: bad argument"} for key in HOSTS}
+    assert received("prompts/get", error) == {
+        host: {"throws": "MCP error -32602: bad argument"} for host in ("opencode-v1", "opencode-v2", "mcpx")
+    }, "only the hosts that take prompts get a prompt's error"
+    assert received("tools/call", {"error": "no object"}) == {key: {"throws": "MCP error None: "} for key in HOSTS}
+    assert received("tools/list", {"result": {"tools": []}}) == {key: {"answer": {"tools": []}} for key in HOSTS}
+    assert received("prompts/get", {"result": "not a prompt"}) == {
+        host: {"answer": "not a prompt"} for host in ("opencode-v1", "opencode-v2", "mcpx")
+    }
+    prompt = {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}
+    as_tool = received("tools/call", {"result": prompt})
+    assert set(as_tool) == set(HOSTS), "a tools/call answer is read as a tool result whatever its shape"
+    as_prompt = received("prompts/get", {"result": prompt})
+    assert sorted((host, sorted(paths)) for host, paths in as_prompt.items()) == [
+        ("mcpx", ["prompt"]),
+        ("opencode-v1", ["slash-command"]),
+        ("opencode-v2", ["slash-command"]),
+    ]
+    text = received("tools/call", {"result": TEXT})
+    assert text["opencode-v2"]["direct"]["parts"] == [{"text": "hello"}]
+    assert set(text["opencode-v2"]["direct"]) == {
+        "outcome", "error", "parts", "attachments", "script_value", "output", "host_text", "host_is_error",
+    }  # fmt: skip
+
+
+def test_unscored_cells_and_unknown_hosts_are_passed_over_not_stopped_at():
+    everyone = dict.fromkeys(HOSTS, True)
+    cells = [
+        cell("no reference", "as expected", {}),
+        cell("odd host", "as expected", {"some-other-host": False, **everyone}),
+        cell("scored", "changed by proxy", {**everyone, "mcpx": False}),
+    ]
+    score = run_score(cells, failed="failed to probe", invalid="invalid for revision")
+    assert score.overall.as_dict() == {"same": 1, "scored": 2, "percent": 50.0}
+    assert score.hosts["mcpx"].as_dict() == {"same": 1, "scored": 2, "percent": 50.0}
+    assert "some-other-host" not in score.hosts
+    assert score.differing == {"mcpx": [("scored", "2025-06-18")]}
+    assert score.as_dict()["differing"] == {"mcpx": [["scored", "2025-06-18"]]}
+
+
+def test_a_compared_cell_says_why_it_failed_and_counts_per_verdict():
+    results = [
+        {"id": 1, "scenario": "a", "revision": "r", "verdict": "failed to probe", "failure": "x" * 300, "interop": {}},
+        {"id": 2, "scenario": "b", "revision": "r", "verdict": "changed by proxy", "failure": "",
+         "diff": [{"path": "result.isError"}, {"change": "added"}], "interop": {"mcpx": True}},
+        {"id": 3, "scenario": "c", "revision": "r", "verdict": "invalid for revision", "interop": dict.fromkeys(HOSTS, True)},
+    ]  # fmt: skip
+    found = compare_runs([{"id": 9, "target": "T", "status": "done", "created": "c", "results": results}])
+    column = found.columns[0]
+    assert (column.target, column.counts) == (
+        "T",
+        {"as expected": 0, "changed by proxy": 1, "invalid for revision": 1, "failed to probe": 1},
+    )
+    assert column.score.overall.as_dict() == {"same": 2, "scored": 3, "percent": 66.7}, "the failed cell counts"
+    assert column.score.valid.as_dict() == {"same": 1, "scored": 2, "percent": 50.0}
+    failed, changed, _ = (line.cells[0] for line in found.lines)
+    assert failed.changes == ["x" * 200]
+    assert changed.changes == ["result.isError", "added"]
+    assert column.as_dict()["target"] == "T"
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn_bars(svg_text: str):
+    root = ET.fromstring(svg_text)  # noqa: S314  (our own output)
+    rects = list(root.iter(f"{SVG}rect"))
+    tracks = [r for r in rects if r.get("class") == "chart-track"]
+    return root, rects, tracks
+
+
+def test_bars_are_laid_out_in_rows_inside_the_picture_and_segments_stack():
+    bars = [
+        charts.Bar("scaled", (charts.Segment("a", 1, "good"), charts.Segment("b", 2, "bad")), scale=4.0, note="n1"),
+        charts.Bar("unscaled", (charts.Segment("a", 3, "good"), charts.Segment("b", 1, "bad"))),
+        charts.Bar("clamped", (charts.Segment("a", -5, "good"), charts.Segment("b", 0, "bad"), charts.Segment("c", 2, "nope"))),
+    ]  # fmt: skip
+    root, rects, tracks = drawn_bars(charts.chart("Layout", bars).svg)
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
+    assert [float(t.get("y")) for t in tracks] == [charts.GAP + i * (charts.ROW_HEIGHT + charts.GAP) for i in range(3)]
+    assert all(float(t.get("x")) == charts.LABEL_WIDTH and float(t.get("width")) == charts.BAR_WIDTH for t in tracks)
+    assert float(tracks[-1].get("y")) + charts.ROW_HEIGHT + 20 <= height, "room for the legend under the last bar"
+    assert charts.LABEL_WIDTH + charts.BAR_WIDTH + 100 <= width, "room for the notes right of the bars"
+    texts = {t.text: t for t in root.iter(f"{SVG}text")}
+    for index, label in enumerate(("scaled", "unscaled", "clamped")):
+        top = charts.GAP + index * (charts.ROW_HEIGHT + charts.GAP)
+        assert top < float(texts[label].get("y")) < top + charts.ROW_HEIGHT, label
+        assert float(texts[label].get("x")) < charts.LABEL_WIDTH
+        assert texts[label].get("text-anchor") == "end"
+    assert float(texts["n1"].get("x")) > charts.LABEL_WIDTH + charts.BAR_WIDTH
+    segments = [r for r in rects if r.find(f"{SVG}title") is not None]
+    geometry = [
+        (r.find(f"{SVG}title").text, float(r.get("x")), float(r.get("width")), r.get("class")) for r in segments
+    ]
+    assert geometry == [
+        ("scaled: a 1", 230.0, 105.0, "chart-good"),
+        ("scaled: b 2", 335.0, 210.0, "chart-bad"),
+        ("unscaled: a 3", 230.0, 315.0, "chart-good"),
+        ("unscaled: b 1", 545.0, 105.0, "chart-bad"),
+        ("clamped: c 2", 230.0, 420.0, "chart-info"),
+    ], "stacked from the left; a share of the scale, or of the sum; nothing drawn at zero or below"
+    legend = [t.text for t in root.iter(f"{SVG}text") if t.get("font-size") == "11"]
+    assert legend == ["a", "b", "c"]
+    assert charts.chart("Nothing", []).svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert charts.chart("Layout: one / two", []).slug == "layout-one-two"
+
+
+def test_the_charts_pages_draw_use_their_tones_and_names():
+    timeline = charts.revision_timeline("t", [("2025-06-18", 1, 1, 1)])
+    assert [(s.name, s.tone) for s in timeline.bars[0].segments] == [
+        ("introduced", "good"), ("deprecated", "warn"), ("removed", "bad"),
+    ]  # fmt: skip
+    share = charts.share_bar("x", 1, 3)
+    assert [(s.name, s.value, s.tone) for s in share.segments] == [("same as upstream", 1, "good"), ("other", 2, "bad")]
+    assert (share.scale, share.note) == (3.0, "33% (1/3)")
+    dpcter = charts.dpcter_bars("d", [("Detection", (18, 21), [("proxy output", 5, 6)])])
+    assert [(b.label, [(s.name, s.value, s.tone) for s in b.segments], b.scale, b.note) for b in dpcter.bars] == [
+        ("Detection: published", [("typed", 18, "ref"), ("not typed", 3, "none")], 21.0, "18 of 21"),
+        ("Detection: proxy output", [("typed", 5, "info"), ("not typed", 1, "none")], 6.0, "5 of 6"),
+    ]
+    assert charts.dpcter_bars("d", [("D", (0, 0), [("c", 3, 2)])]).bars[1].segments[1].value == 0, "never negative"
+    long = charts.chart("c", [charts.Bar("a" * 50, (charts.Segment("s", 1),))])
+    label = next(t for t in ET.fromstring(long.svg).iter(f"{SVG}text") if t.text.startswith("a"))  # noqa: S314
+    assert label.text == "a" * 33 + "…"
+    assert long.table[0][0] == "a" * 50, "the table keeps the whole label"
+
+
+def test_a_badge_tiles_its_value_with_one_zone_per_revision():
+    svg = charts.badge_svg("mcp-compare", "75% as expected", "warn", [("2025-06-18", "3/4"), ("2025-11-25", "3/4")])
+    root = ET.fromstring(svg)  # noqa: S314
+    label_part, value_part, *zones = list(root.iter(f"{SVG}rect"))
+    label_width, value_width = float(label_part.get("width")), float(value_part.get("width"))
+    assert float(root.get("width")) == label_width + value_width
+    assert float(value_part.get("x")) == label_width
+    assert value_part.get("fill") == charts.TONES["warn"]
+    texts = [t for t in root.iter(f"{SVG}text")]
+    assert [t.text for t in texts] == ["mcp-compare", "75% as expected"]
+    assert 7 * len("mcp-compare") <= label_width
+    assert 7 * len("75% as expected") <= value_width
+    assert label_width < float(texts[1].get("x")) < label_width + 10
+    assert [(float(z.get("x")), float(z.get("width"))) for z in zones] == [
+        (label_width, value_width / 2),
+        (label_width + value_width / 2, value_width / 2),
+    ]
+    assert [z.find(f"{SVG}title").text for z in zones] == ["2025-06-18: 3/4", "2025-11-25: 3/4"]
+    assert root.find(f"{SVG}title").text == "mcp-compare: 75% as expected (2025-06-18: 3/4; 2025-11-25: 3/4)"
+    plain = ET.fromstring(charts.badge_svg("mcp-compare", "no finished run", "odd", []))  # noqa: S314
+    assert list(plain.iter(f"{SVG}rect"))[1].get("fill") == charts.TONES["none"]
+    assert plain.find(f"{SVG}title").text == "mcp-compare: no finished run (no finished run)"

@@ -194,3 +194,69 @@ def test_the_ci_recipe_end_to_end_against_mcp_proxy(tmp_path):
     assert "regression: rpc-error@2025-06-18: as expected → changed by proxy" in gated.stderr
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", port), timeout=0.5).close()  # the proxy was stopped
+
+
+def test_junit_structure_in_full():
+    results = [
+        result("text", "changed by proxy", negotiated_revision="2025-06-18", duration_ms=1500,
+               diff=[{"path": "result.isError", "change": "added"}, {"path": "result.x"}]),
+        result("gone", "failed to probe", "2025-11-25", failure="refused"),
+        result("odd", "invalid for revision", findings=[{"message": "one"}, {"message": "two"}, {}]),
+        result("fine", "as expected"),
+    ]  # fmt: skip
+    text = pipeline.junit_xml("proxy", results, seconds=2.25)
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')
+    root = ET.fromstring(text)  # noqa: S314  (our own output)
+    assert root.tag == "testsuites"
+    assert root.attrib == {"name": "mcp-compare", "tests": "4", "failures": "1", "errors": "1"}
+    suite = root.find("testsuite")
+    assert suite.attrib == {
+        "name": "mcp-compare probe: proxy", "tests": "4", "failures": "1", "errors": "1", "skipped": "0", "time": "2.250",
+    }  # fmt: skip
+    assert [(p.get("name"), p.get("value")) for p in suite.find("properties")] == [("target", "proxy")]
+    text_case, gone, odd, fine = suite.findall("testcase")
+    assert text_case.get("time") == "1.500"
+    assert fine.get("time") == "0.000"
+    assert [(p.get("name"), p.get("value")) for p in text_case.find("properties")] == [
+        ("negotiated_revision", "2025-06-18"),
+        ("target", "proxy"),
+        ("verdict", "changed by proxy"),
+    ]
+    assert gone.find("properties")[0].get("value") == "", "no negotiated revision"
+    failure = text_case.find("failure")
+    assert failure.attrib == {"message": "result.isError added; result.x", "type": "changed by proxy"}
+    assert failure.text == "result.isError added; result.x"
+    error = gone.find("error")
+    assert (error.attrib, error.text) == ({"message": "refused", "type": "failed to probe"}, "refused")
+    assert odd.find("system-out").text == "invalid for revision (not failing without --strict): one; two; "
+    assert list(fine) == [fine.find("properties")], "a passing case has nothing but its properties"
+    long = pipeline.junit_xml("t", [result("big", "changed by proxy", failure="y" * 1500)])
+    long_failure = ET.fromstring(long).find("testsuite/testcase/failure")  # noqa: S314
+    assert len(long_failure.get("message")) == 1000
+    assert len(long_failure.text) == 1500
+    several = [result(f"s{i}", "failed to probe", failure="f") for i in range(3)]
+    several += [result(f"c{i}", "changed by proxy", diff=[]) for i in range(2)]
+    counted = ET.fromstring(pipeline.junit_xml("t", several)).find("testsuite")  # noqa: S314
+    assert (counted.get("errors"), counted.get("failures")) == ("3", "2")
+    baseline = {(f"s{i}", "2025-06-18"): "failed to probe" for i in range(3)}
+    skipped = ET.fromstring(pipeline.junit_xml("t", several, baseline=baseline)).find("testsuite")  # noqa: S314
+    assert (skipped.get("errors"), skipped.get("skipped")) == ("0", "3")
+    assert skipped.find("testcase/skipped").text == "f"
+
+
+def test_baselines_read_leading_space_comments_and_name_their_file():
+    text = "\n  # indented comment\n  text@2025-06-18: as expected\n"
+    assert pipeline.read_baseline(text) == {("text", "2025-06-18"): "as expected"}
+    assert pipeline.read_baseline('\n  {"results": []}') == {}
+    with pytest.raises(pipeline.BaselineError, match=r"^mine.json: unknown verdict 'odd'"):
+        pipeline.read_baseline(
+            '{"results": [{"scenario": "a", "requested_revision": "r", "verdict": "odd"}]}', "mine.json"
+        )
+    with pytest.raises(pipeline.BaselineError, match=r"^mine.txt, line 1: unknown verdict"):
+        pipeline.read_baseline("a@2025-06-18: odd\n", "mine.txt")
+    written = pipeline.write_baseline([result("a", "changed by proxy")], "my proxy")
+    assert written == (
+        "# mcp-compare baseline for my proxy: scenario@revision: verdict (the expected result of each cell)\n"
+        "a@2025-06-18: changed by proxy\n"
+    )
+    assert pipeline.read_baseline(written) == {("a", "2025-06-18"): "changed by proxy"}

@@ -107,7 +107,8 @@ def run_score(cells: list[dict[str, Any]], *, failed: str, invalid: str) -> RunS
         if cell["verdict"] != failed:
             score.valid.scored += 1
             score.valid.same += cell["verdict"] != invalid
-        interop = cell.get("interop") or {}
+        # Stored data may name a host this version does not know: it counts nowhere.
+        interop = {host: same for host, same in (cell.get("interop") or {}).items() if host in score.hosts}
         if cell["verdict"] == failed and has_reference:
             interop = dict.fromkeys(HOSTS, False)
         if not interop:
@@ -115,8 +116,6 @@ def run_score(cells: list[dict[str, Any]], *, failed: str, invalid: str) -> RunS
         score.overall.scored += 1
         score.overall.same += all(interop.values())
         for host, same in interop.items():
-            if host not in score.hosts:
-                continue
             score.hosts[host].scored += 1
             score.hosts[host].same += bool(same)
             if not same:
