@@ -247,5 +247,6 @@ def test_model_sources_name_the_example_and_the_real_check():
         .label
         == "real host finding"
     )
+    assert evidence.row_evidence("CT-03", {}, None, [{"host": "opencode-v1"}], [], ["opencode-v1"])[0].sources == []
     assert "audio_only" in evidence.real_checked_examples()
     assert "prompt_few_shot" not in evidence.real_checked_examples(), "prompts are not run through the real hosts"

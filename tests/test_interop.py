@@ -3,6 +3,7 @@ server-drawn charts (comparison.charts), over plain data."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 from comparison import charts
@@ -151,6 +152,8 @@ def test_what_each_host_receives_exactly():
         ("opencode-v1", ["slash-command"]),
         ("opencode-v2", ["slash-command"]),
     ]
+    command = as_prompt["opencode-v1"]["slash-command"]
+    assert "hi" in json.dumps(command), "the prompt's own text reaches the command"
     text = received("tools/call", {"result": TEXT})
     assert text["opencode-v2"]["direct"]["parts"] == [{"text": "hello"}]
     assert set(text["opencode-v2"]["direct"]) == {
@@ -191,7 +194,15 @@ def test_a_compared_cell_says_why_it_failed_and_counts_per_verdict():
     failed, changed, _ = (line.cells[0] for line in found.lines)
     assert failed.changes == ["x" * 200]
     assert changed.changes == ["result.isError", "added"]
-    assert column.as_dict()["target"] == "T"
+    assert {key: value for key, value in column.as_dict().items() if key != "interop"} == {
+        "run": 9,
+        "target": "T",
+        "status": "done",
+        "created": "c",
+        "counts": column.counts,
+        "dpcter": [],
+    }
+    assert found.lines[0].as_dict()["revision"] == "r"
 
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -63,6 +63,8 @@ def test_junit_has_a_case_per_cell_and_fails_what_the_exit_code_fails():
     assert cases[3].find("error").get("message") == "connection refused"
     strict = ET.fromstring(pipeline.junit_xml("t", results, strict=True))  # noqa: S314
     assert strict.find("testsuite").get("failures") == "2"
+    failing = [c.get("classname") for c in strict.iter("testcase") if c.find("failure") is not None]
+    assert failing == ["text", "odd"], "strict fails the invalid cell, never a passing one"
     baseline = {("text", "2025-11-25"): "changed by proxy", ("gone", "2025-06-18"): "changed by proxy"}
     gated = ET.fromstring(pipeline.junit_xml("t", results, baseline=baseline)).find("testsuite")  # noqa: S314
     assert (gated.get("failures"), gated.get("errors"), gated.get("skipped")) == ("0", "1", "1")
@@ -213,7 +215,9 @@ def test_junit_structure_in_full():
     assert suite.attrib == {
         "name": "mcp-compare probe: proxy", "tests": "4", "failures": "1", "errors": "1", "skipped": "0", "time": "2.250",
     }  # fmt: skip
-    assert [(p.get("name"), p.get("value")) for p in suite.find("properties")] == [("target", "proxy")]
+    assert [(p.tag, p.get("name"), p.get("value")) for p in suite.find("properties")] == [
+        ("property", "target", "proxy")
+    ]
     text_case, gone, odd, fine = suite.findall("testcase")
     assert text_case.get("time") == "1.500"
     assert fine.get("time") == "0.000"
@@ -233,6 +237,8 @@ def test_junit_structure_in_full():
     long = pipeline.junit_xml("t", [result("big", "changed by proxy", failure="y" * 1500)])
     long_failure = ET.fromstring(long).find("testsuite/testcase/failure")  # noqa: S314
     assert len(long_failure.get("message")) == 1000
+    long_error = pipeline.junit_xml("t", [result("big", "failed to probe", failure="z" * 1500)])
+    assert len(ET.fromstring(long_error).find("testsuite/testcase/error").get("message")) == 1000  # noqa: S314
     assert len(long_failure.text) == 1500
     several = [result(f"s{i}", "failed to probe", failure="f") for i in range(3)]
     several += [result(f"c{i}", "changed by proxy", diff=[]) for i in range(2)]
