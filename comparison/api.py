@@ -16,6 +16,7 @@ from registers.pagecache import cached_page
 from registers.vocabulary import PROBE_VERDICTS
 
 from . import compare_selectors, selectors
+from .http import int_param
 from .models import ProbeResult, ProbeRun, ProbeTarget
 
 RUNS_PAGE_SIZE = 50
@@ -80,9 +81,8 @@ def target(request, pk: int):
 def runs(request):
     """`/api/v1/runs/?target=ID&page=N`, newest first, 50 a page."""
     found = ProbeRun.objects.select_related("target").order_by("-pk")
-    target_id = request.GET.get("target", "")
-    if target_id.isascii() and target_id.isdigit():
-        found = found.filter(target_id=int(target_id))
+    if (target_id := int_param(request.GET.get("target"))) is not None:
+        found = found.filter(target_id=target_id)
     page = Paginator(found, RUNS_PAGE_SIZE).get_page(request.GET.get("page"))
     cells = selectors.run_cells([run.pk for run in page.object_list])
     data = [run_dict(run, cells[run.pk]) for run in page.object_list]
@@ -130,7 +130,5 @@ def result(request, pk: int):
 @cached_page
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""
-    ids = [
-        int(value) for value in request.GET.getlist("run") if value.isascii() and value.isdigit() and len(value) < 18
-    ]
+    ids = [pk for pk in map(int_param, request.GET.getlist("run")) if pk is not None]
     return api_json(compare_selectors.runs_compared(ids).as_dict())

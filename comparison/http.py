@@ -14,3 +14,9 @@ class HtmxHttpRequest(HttpRequest):
 def partial(request: HtmxHttpRequest, template: str, name: str) -> str:
     """The template, or only its partial `name` when htmx asked (it swaps that part of the page)."""
     return f"{template}#{name}" if request.htmx else template
+
+
+def int_param(value) -> int | None:
+    """A query value as an id: ASCII digits of a sane length, else None (never an error page)."""
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None

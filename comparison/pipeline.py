@@ -13,6 +13,8 @@ from typing import Any
 
 from registers.vocabulary import ProbeVerdict
 
+from .probes.compare import describe
+
 #: Worse to the right: a cell regresses when its verdict moves right of the baseline's.
 RANK = {
     ProbeVerdict.AS_EXPECTED: 0,
@@ -26,7 +28,7 @@ BASELINE_LINE = re.compile(r"^\s*(?P<scenario>[\w.-]+)@(?P<revision>\d{4}-\d{2}-
 def _detail(result: dict[str, Any]) -> str:
     if result.get("failure"):
         return str(result["failure"])
-    diffs = [f"{d.get('path', '')} {d.get('change', '')}".strip() for d in result.get("diff") or []]
+    diffs = describe(result.get("diff"))
     if diffs:
         return "; ".join(diffs)
     return "; ".join(str(f.get("message", "")) for f in result.get("findings") or [])

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from . import compare_selectors, exports, failures, reports, selectors
-from .http import HtmxHttpRequest, partial
+from .http import HtmxHttpRequest, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
 
@@ -119,21 +119,16 @@ def compare_runs(request: HtmxHttpRequest):
     of run A against run B (`?a=&b=`); a permalink for every choice."""
     if "run" in request.GET:
         return _compare_many(request)
-    a, b = _int(request.GET.get("a")), _int(request.GET.get("b"))
+    a, b = int_param(request.GET.get("a")), int_param(request.GET.get("b"))
     context = selectors.compare_page(a, b, request.GET.get("only", ""))
     return TemplateResponse(request, "comparison/compare_runs.html", context)
 
 
 def _compare_many(request: HtmxHttpRequest):
-    run_ids = [pk for pk in (_int(value) for value in request.GET.getlist("run")) if pk is not None]
+    run_ids = [pk for pk in (int_param(value) for value in request.GET.getlist("run")) if pk is not None]
     context = compare_selectors.many_compare_page(run_ids, request.GET.get("only", ""))
     fmt = request.GET.get("format", "")
     if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:
         return exports.comparison_response(context["comparison"], fmt, context["charts"])
     context["query"] = request.GET.urlencode()
     return TemplateResponse(request, "comparison/compare_many.html", context)
-
-
-def _int(value) -> int | None:
-    text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None

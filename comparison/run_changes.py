@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .models import ProbeRun
 from .probes import compare
+from .selectors import result_cells
 
 
 def record_changes(run: ProbeRun) -> None:
@@ -19,12 +20,6 @@ def record_changes(run: ProbeRun) -> None:
 
 
 def changes_between(before: ProbeRun, after: ProbeRun) -> list[dict]:
-    def cells(run: ProbeRun) -> dict:
-        return {
-            (r.scenario, r.requested_revision): {"id": r.pk, "verdict": r.verdict, "response": r.response}
-            for r in run.results.only("id", "scenario", "requested_revision", "verdict", "response")
-        }
-
     return [
         {
             "scenario": c.scenario,
@@ -33,6 +28,6 @@ def changes_between(before: ProbeRun, after: ProbeRun) -> list[dict]:
             "before": c.verdict_a,
             "after": c.verdict_b,
         }
-        for c in compare.compare(cells(before), cells(after))
+        for c in compare.compare(result_cells(before), result_cells(after))
         if c.status != compare.UNCHANGED
     ]

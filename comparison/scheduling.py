@@ -69,6 +69,6 @@ def arm_missing() -> list[int]:
     worker starts. Returns the schedules armed."""
     armed = []
     for schedule in ProbeSchedule.objects.filter(enabled=True, token=""):
-        if arm(schedule=schedule, at=schedule.next_run_at if schedule.next_run_at else None):
+        if arm(schedule=schedule, at=schedule.next_run_at):
             armed.append(schedule.pk)
     return armed

@@ -45,13 +45,7 @@ def latest_audit_run_id() -> int | None:
 def latest_probe_verdicts() -> dict[str, Counter]:
     """Per register row, the verdicts of the latest ended run of every target. A verdict from a run
     that did not finish says so: `as expected (run interrupted)`."""
-    latest: dict[int, tuple[int, str]] = {}
-    final = (ProbeRun.DONE, *ProbeRun.INCOMPLETE)
-    for run_id, target_id, status in (
-        ProbeRun.objects.filter(status__in=final).order_by("pk").values_list("pk", "target_id", "status")
-    ):
-        latest[target_id] = (run_id, status)
-    status_of = dict(latest.values())
+    status_of = {run_id: status for run_id, (_, status) in latest_ended_runs().items()}
     verdicts: dict[str, Counter] = {}
     for run_id, rows, verdict in ProbeResult.objects.filter(run_id__in=list(status_of)).values_list(
         "run_id", "rows", "verdict"
@@ -110,13 +104,18 @@ def target_page(target: ProbeTarget) -> dict:
     }
 
 
-def latest_runs_of_every_target() -> list[int]:
-    """The newest ended run of each target, for "compare every target" (one query)."""
-    latest: dict[int, int] = {}
+def latest_ended_runs() -> dict[int, tuple[str, str]]:
+    """{run id: (target name, status)} of the newest ended run of every target (one query)."""
+    latest: dict[int, tuple[int, str, str]] = {}
     ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
-    for pk, target_id in ended.order_by("pk").values_list("pk", "target_id"):
-        latest[target_id] = pk
-    return sorted(latest.values())
+    for pk, target_id, name, status in ended.order_by("pk").values_list("pk", "target_id", "target__name", "status"):
+        latest[target_id] = (pk, name, status)
+    return {pk: (name, status) for pk, name, status in latest.values()}
+
+
+def latest_runs_of_every_target() -> list[int]:
+    """The newest ended run of each target, for "compare every target"."""
+    return sorted(latest_ended_runs())
 
 
 def run_grid(run: ProbeRun) -> dict:
@@ -236,7 +235,8 @@ def audit_page(found: Audit, consumer: str, coordinate: str) -> dict:
 # --- comparing two runs ------------------------------------------------------------------------
 
 
-def _cells(run: ProbeRun) -> dict:
+def result_cells(run: ProbeRun) -> dict:
+    """{(scenario, revision): {id, verdict, response}} of a run, as probes.compare takes them."""
     return {
         (r.scenario, r.requested_revision): {"id": r.pk, "verdict": r.verdict, "response": r.response}
         for r in run.results.only("id", "scenario", "requested_revision", "verdict", "response")
@@ -249,7 +249,7 @@ def compare_page(a: int | None, b: int | None, only: str) -> dict:
     run_a, run_b = runs.filter(pk=a).first(), runs.filter(pk=b).first()
     changes, totals = [], {}
     if run_a and run_b:
-        changes = compare.compare(_cells(run_a), _cells(run_b))
+        changes = compare.compare(result_cells(run_a), result_cells(run_b))
         totals = compare.counts(changes)
         if only in compare.STATUSES:
             changes = [change for change in changes if change.status == only]
@@ -272,19 +272,10 @@ def _overall(score: interop.RunScore) -> tuple[int, int]:
 # --- evidence beside every claim (for the registers app) ----------------------------------------
 
 
-def _latest_ended_runs() -> dict[int, tuple[str, str]]:
-    """{run id: (target name, status)} of the newest ended run of every target."""
-    latest: dict[int, tuple[int, str, str]] = {}
-    ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
-    for pk, target_id, name, status in ended.order_by("pk").values_list("pk", "target_id", "target__name", "status"):
-        latest[target_id] = (pk, name, status)
-    return {pk: (name, status) for pk, name, status in latest.values()}
-
-
 def latest_probe_cells(row_id: str | None = None) -> dict[str, list[evidence.ProbeCell]]:
     """{row id: cells} of the latest ended run of every target (two queries); one row's only when
     `row_id` is given."""
-    runs = _latest_ended_runs()
+    runs = latest_ended_runs()
     results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(rows_key="")
     if row_id is not None:
         results = results.filter(rows_key__contains=f",{row_id},")

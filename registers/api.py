@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from comparison import selectors as probe_selectors
+from comparison.hosts.agreement import row_host_views
 
 from . import exporting, filters, selectors
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
@@ -100,7 +101,7 @@ def row(request, row_id: str):
         raise Http404(f"No loaded register has a row {row_id}.")
     full = _rows([found.pk])[0]
     claims = {note.host: note.state for note in full.host_notes.all()}
-    items = probe_selectors.evidence_of_rows([(full.row_id, claims)])[full.row_id]
+    items = probe_selectors.row_evidence(full.row_id, claims, row_host_views(full.row_id, claims))
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}
     return api_json(data)

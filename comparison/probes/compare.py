@@ -45,5 +45,10 @@ def compare(
     return found
 
 
+def describe(diff: Any) -> list[str]:
+    """Each difference as `path change` ("result.isError added"), whatever a stored entry lacks."""
+    return [f"{d.get('path', '')} {d.get('change', '')}".strip() for d in diff or [] if isinstance(d, dict)]
+
+
 def counts(changes: list[CellChange]) -> dict[str, int]:
     return {status: sum(1 for change in changes if change.status == status) for status in STATUSES}

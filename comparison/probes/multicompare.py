@@ -9,6 +9,7 @@ from typing import Any
 
 from registers.vocabulary import HOSTS, PROBE_VERDICTS
 
+from .compare import describe
 from .interop import RunScore, run_score
 
 FAILED, INVALID = PROBE_VERDICTS[3], PROBE_VERDICTS[2]
@@ -87,7 +88,7 @@ class Comparison:
 
 def _cell(result: dict[str, Any]) -> Cell:
     interop = result.get("interop") or {}
-    changes = [f"{d.get('path', '')} {d.get('change', '')}".strip() for d in result.get("diff") or []]
+    changes = describe(result.get("diff"))
     if result["verdict"] == FAILED and result.get("failure"):
         changes = [str(result["failure"])[:200]]
     return Cell(result["id"], result["verdict"], changes, [host for host in HOSTS if interop.get(host) is False])

@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from comparison import failures, pipeline
 from comparison.models import ProbeTarget
+from comparison.probes.compare import describe
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import SUITES, suite
@@ -128,11 +129,7 @@ class Command(BaseCommand):
 
     def _print_lines(self, outcomes, counts, redactor) -> None:
         for o in outcomes:
-            detail = (
-                o.failure
-                or "; ".join(f"{d['path']} {d['change']}" for d in o.diff[:3])
-                or "; ".join(f["message"] for f in o.findings[:2])
-            )
+            detail = o.failure or "; ".join(describe(o.diff[:3])) or "; ".join(f["message"] for f in o.findings[:2])
             line = f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
             self.stdout.write(redactor.text(line))
         self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
