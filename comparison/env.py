@@ -63,9 +63,21 @@ def seconds(name: str, default: float) -> float:
 WEB_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_WEB_STATEMENT_TIMEOUT", 5)
 COMMAND_STATEMENT_TIMEOUT = seconds("MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT", 600)
 
+#: Longest a web request waits for a database connection (the pool, or a new connection) before
+#: it answers 503 "the database is unavailable"; commands and the worker wait longer.
+WEB_DB_WAIT = seconds("MCP_COMPARE_WEB_DB_WAIT", 2)
+COMMAND_DB_WAIT = seconds("MCP_COMPARE_COMMAND_DB_WAIT", 10)
+
 #: A running probe run's lease: its worker renews a heartbeat every fifth of it; a run not renewed
 #: for this long is interrupted (its worker was killed or lost) and frees its target.
 RUN_LEASE_SECONDS = seconds("MCP_COMPARE_RUN_LEASE", 30)
+#: The longest a probe run may take, whatever its target does: cells not probed by then fail with
+#: "not probed: the run's deadline passed" and the worker moves on (0: no deadline).
+RUN_DEADLINE_SECONDS = seconds("MCP_COMPARE_RUN_DEADLINE", 300)
+#: The shortest interval a schedule may have, and how many ended scheduled runs of a target the
+#: worker keeps (older ones and their results are deleted; 0 keeps every one).
+SCHEDULE_MIN_SECONDS = seconds("MCP_COMPARE_SCHEDULE_MIN_SECONDS", 300)
+SCHEDULE_KEEP_RUNS = int(text("MCP_COMPARE_SCHEDULE_KEEP_RUNS", "100"))
 #: How many revisions of a stdio target a run probes at once (each is a process of the target).
 STDIO_PARALLEL = int(text("MCP_COMPARE_STDIO_PARALLEL", "5"))
 if STDIO_PARALLEL < 1:

@@ -1,9 +1,49 @@
-"""Project-level error pages (wired in comparison.urls)."""
+"""Project-level error pages (wired in comparison.urls).
+
+A 404 says what was not found and nothing else: the resolver's own message lists every URL
+pattern and module path. A request that fails because the database cannot be reached (stopped,
+restarting, its pool exhausted) is a 503 with Retry-After, rendered without the database: the
+usual context processors would ask it for the user and fail again.
+"""
 
 from __future__ import annotations
 
+import sys
+
+from django.db import DatabaseError
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE = "The database is unavailable; retry shortly."
+
+
+def wants_json(request) -> bool:
+    return request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", "")
 
 
 def not_found(request, exception=None):
-    return render(request, "404.html", {"message": str(exception) if exception else ""}, status=404)
+    # An Http404 raised by a view carries a sentence for the reader; the resolver's carries a dict
+    # of every pattern it tried, which is nobody's business.
+    message = exception.args[0] if exception and exception.args and isinstance(exception.args[0], str) else ""
+    return render(request, "404.html", {"message": message[:300], "path": request.path[:300]}, status=404)
+
+
+def database_unavailable(request) -> HttpResponse:
+    if wants_json(request):
+        response = JsonResponse({"error": UNAVAILABLE, "status": 503}, status=503)
+    else:
+        page = render_to_string("database_unavailable.html", {"retry": RETRY_AFTER_SECONDS})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def server_error(request):
+    if isinstance(sys.exception(), DatabaseError):
+        return database_unavailable(request)
+    if wants_json(request):
+        return JsonResponse({"error": "Server error.", "status": 500}, status=500)
+    return HttpResponse(render_to_string("500.html"), status=500)

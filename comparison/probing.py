@@ -29,6 +29,7 @@ from registers.vocabulary import ProbeVerdict
 
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import real_lane
+from .probes.control import CANCELLED, RunControl
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, run_probe
 from .probes.scenarios import suite
@@ -118,6 +119,7 @@ def start_run(
             )
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None
+    bump_data_version()  # the target's page and the runs list show the new run
     from .tasks import execute_run_task
 
     result = execute_run_task.enqueue(run.pk)
@@ -264,6 +266,8 @@ def execute_run(run_id: int) -> None:
     )
     if not claimed:
         return
+    # Pages and the API say "running" from now on, not when the first result lands.
+    retry_transient(bump_data_version, what=f"run {run_id}: new data version")
     run = ProbeRun.objects.select_related("target").get(pk=run_id)
     redactor = run.target.redactor()
     scenarios = [s for s in suite(run.target.suite) if s.key in run.scenarios]
@@ -284,6 +288,7 @@ def execute_run(run_id: int) -> None:
             data = redactor.data(outcome.as_dict())
             retry_transient(lambda: _save_result(run, data), what=f"run {run.pk}: save a result")
 
+        control = RunControl(settings.RUN_DEADLINE_SECONDS)
         try:
             run_probe(
                 run.target.spec(),
@@ -293,6 +298,7 @@ def execute_run(run_id: int) -> None:
                 on_outcome=save,
                 should_stop=lambda: not still_ours(),
                 parallel=settings.STDIO_PARALLEL if run.target.transport == "stdio" else 1,
+                control=control,
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
@@ -305,6 +311,9 @@ def execute_run(run_id: int) -> None:
             )
             retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
             return
+        if control.reason and control.reason != CANCELLED:
+            note = f"{control.reason.removeprefix('not probed: ')}: the cells not probed by then failed"
+            ProbeRun.objects.filter(pk=run.pk).update(error=note[:2000])
         if run.real_host and still_ours():
             _real_host_lane(run, redactor)
     # Only a run still running becomes done: a cancelled or interrupted one keeps its status.

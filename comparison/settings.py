@@ -67,6 +67,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": dj_database_url.parse(env.DATABASE_URL, conn_max_age=60)}
+#: Seconds this process waits for a database connection: a web request answers 503 soon after.
+DB_WAIT = env.WEB_DB_WAIT if env.PROCESS_ROLE == "web" else env.COMMAND_DB_WAIT
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = max(1, round(DB_WAIT))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.DB_POOL_MAX > 0:
     # A pool per process keeps the connection count bounded (web workers × pool size) and reuses
     # connections across requests; Django requires non-persistent connections with it.
@@ -76,7 +80,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env.DB_
         # A worker also has its lease heartbeat and run-recovery threads, each with a connection
         # of its own for a moment every few seconds.
         "max_size": env.DB_POOL_MAX + (2 if env.PROCESS_ROLE == "command" else 0),
-        "timeout": 10,
+        "timeout": DB_WAIT,
     }
 #: Seconds a single SQL statement may run in this process (PostgreSQL; 0 means no limit).
 STATEMENT_TIMEOUT = env.WEB_STATEMENT_TIMEOUT if env.PROCESS_ROLE == "web" else env.COMMAND_STATEMENT_TIMEOUT
@@ -220,4 +224,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_AUTHENTICATED + 64 * 1024
 # Probe runs go through Django's Tasks API; the database backend's worker is `manage.py db_worker`.
 TASKS = {"default": {"BACKEND": env.TASK_BACKEND, "QUEUES": ["default"]}}
 RUN_LEASE_SECONDS = env.RUN_LEASE_SECONDS
+RUN_DEADLINE_SECONDS = env.RUN_DEADLINE_SECONDS
+SCHEDULE_MIN_SECONDS = env.SCHEDULE_MIN_SECONDS
+SCHEDULE_KEEP_RUNS = env.SCHEDULE_KEEP_RUNS
 STDIO_PARALLEL = env.STDIO_PARALLEL

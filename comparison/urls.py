@@ -18,3 +18,4 @@ urlpatterns = [
 ]
 
 handler404 = "comparison.handlers.not_found"
+handler500 = "comparison.handlers.server_error"

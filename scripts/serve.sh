@@ -3,6 +3,8 @@
 # MCP_COMPARE_WEB_WORKERS says), on HOST:PORT (127.0.0.1:8000). scripts/start.sh runs it after the
 # set-up; bench/bench_http.py runs it to measure. Set MCP_COMPARE_SERVER=uvicorn to serve the ASGI
 # application with uvicorn's workers instead (measured slower here: see the README).
+# No gunicorn control socket: its default (~/.gunicorn/gunicorn.ctl) is one per user, shared by
+# every dashboard on the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 workers="${MCP_COMPARE_WEB_WORKERS:-$(( $(nproc) * 2 ))}"
@@ -12,5 +14,5 @@ if [ "${MCP_COMPARE_SERVER:-gunicorn}" = uvicorn ]; then
     --workers "$workers" --no-access-log --log-level warning
 fi
 exec .venv/bin/gunicorn comparison.wsgi:application --bind "$bind" --workers "$workers" --worker-class sync \
-  --timeout 60 --graceful-timeout 10 --max-requests 5000 --max-requests-jitter 500 \
+  --timeout 60 --graceful-timeout 10 --max-requests 5000 --max-requests-jitter 500 --no-control-socket \
   ${MCP_COMPARE_ACCESS_LOG:+--access-logfile -}

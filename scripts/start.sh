@@ -23,8 +23,11 @@ if [ "${MCP_COMPARE_PEERS:-1}" != 0 ]; then
   .venv/bin/python manage.py add_peer_targets || echo "note: the peer targets were not added (see above); the built-in target works"
 fi
 # The probe worker runs beside the web server, is started again whenever it exits, and ends with it.
-(
-  trap 'kill "$worker" 2>/dev/null; exit 0' TERM INT
+# MCP_COMPARE_PROBE_WORKERS probe workers (2), each supervised: started again if it ever exits.
+# Several workers run several targets' probes at once (one run per target at a time), so a slow
+# target never holds the queue of the others.
+supervise_worker() {
+  trap 'kill "$worker" 2>/dev/null; wait "$worker" 2>/dev/null; exit 0' TERM INT
   while true; do
     .venv/bin/python manage.py probe_worker >> .worker.log 2>&1 &
     worker=$!
@@ -32,9 +35,20 @@ fi
     echo "$(date -u +%FT%TZ) probe worker $worker exited with status $status; starting another in 2 s" >> .worker.log
     sleep 2
   done
-) &
-SUPERVISOR_PID=$!
-trap 'kill "$SUPERVISOR_PID" 2>/dev/null || true' EXIT INT TERM
-echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, health: /healthz, worker supervisor pid $SUPERVISOR_PID, log .worker.log)"
-# gunicorn with two sync workers per core (scripts/serve.sh); it ends with this script.
-scripts/serve.sh
+}
+SUPERVISORS=()
+for _ in $(seq 1 "${MCP_COMPARE_PROBE_WORKERS:-2}"); do
+  supervise_worker &
+  SUPERVISORS+=("$!")
+done
+scripts/serve.sh &
+SERVER_PID=$!
+stop_all() {
+  trap - EXIT INT TERM
+  kill "${SUPERVISORS[@]}" "$SERVER_PID" 2>/dev/null || true
+  wait 2>/dev/null || true
+  exit 0
+}
+trap stop_all EXIT INT TERM
+echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, health: /healthz, ${#SUPERVISORS[@]} probe workers, log .worker.log; Ctrl-C or kill $$ stops everything)"
+wait "$SERVER_PID"

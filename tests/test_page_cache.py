@@ -101,9 +101,38 @@ def test_healthz_reports_the_database_and_the_newest_worker(db, client):
     from comparison.probing import worker_alive
 
     body = client.get("/healthz").json()
-    assert body == {"status": "ok", "database": "ok", "workers_seen": 0, "newest_worker_heartbeat_seconds": None}
+    assert body == {
+        "status": "ok",
+        "database": "ok",
+        "workers_seen": 0,
+        "newest_worker_heartbeat_seconds": None,
+        "stuck_runs": [],
+    }
     worker_alive("host:123")
     body = client.get("/healthz").json()
     assert body["workers_seen"] == 1
     assert 0 <= body["newest_worker_heartbeat_seconds"] < 5
     assert "no-cache" in client.get("/healthz")["Cache-Control"]
+
+
+def test_healthz_is_degraded_while_a_run_outlives_its_deadline(db, client, settings):
+    """Issue 21 row 1: a worker stuck in a run used to leave /healthz saying ok."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from comparison.models import ProbeRun
+    from comparison.probing import ensure_builtin_target
+
+    settings.RUN_DEADLINE_SECONDS, settings.RUN_LEASE_SECONDS = 300, 30
+    target = ensure_builtin_target()
+    run = ProbeRun.objects.create(target=target, revisions=[], scenarios=[], total=1, status=ProbeRun.RUNNING)
+    ProbeRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(seconds=380), worker="w:1")
+    assert client.get("/healthz").json()["status"] == "ok", "within deadline + launch + two leases (390 s)"
+    ProbeRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(seconds=400))
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
+    assert response.json()["stuck_runs"] == [{"run": run.pk, "worker": "w:1"}]
+    settings.RUN_DEADLINE_SECONDS = 0
+    assert client.get("/healthz").json()["status"] == "ok", "no deadline, nothing to call stuck"

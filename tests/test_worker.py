@@ -5,6 +5,7 @@ locked database. Every process is ended by its pid."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
@@ -196,3 +197,86 @@ def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_
         "GROUP BY run_id ORDER BY run_id",
     )
     assert [(count, distinct) for _, count, distinct in results] == [(70, 70), (70, 70)]
+
+
+#: A stdio target that answers the handshake, then holds every call open, with a grandchild that
+#: leaves the session, ignores SIGTERM and keeps stdout open (tests/stubborn.py).
+STUBBORN_TARGET = (
+    "from comparison.models import ProbeTarget; "
+    "target, _ = ProbeTarget.objects.get_or_create(name='stubborn', defaults={'transport': 'stdio', "
+    f"'command': [{sys.executable!r}, '-m', 'tests.stubborn', '--stdio', '--hold', '--orphan']}}); "
+)
+
+
+def enqueue_stubborn(env: dict) -> int:
+    code = f"{STUBBORN_TARGET}from comparison.probing import start_run; print(start_run(target=target, revisions=[], scenarios=[]).pk)"
+    return int(manage("shell", "-c", code, env=env).split()[-1])
+
+
+def alive_pids(path) -> list[int]:
+    found = [int(pid) for pid in path.read_text().split()] if path.exists() else []
+    return [pid for pid in found if os.path.exists(f"/proc/{pid}") and " Z " not in open(f"/proc/{pid}/stat").read()]
+
+
+def test_cancel_frees_a_worker_held_by_an_orphaning_target(shared, tmp_path):
+    """Issue 21 row 1: Cancel used to mark the run cancelled while the worker stayed blocked in a pipe
+    read for good; now the worker ends the target's every process and takes the next run."""
+    url, env = shared
+    env = {**env, "STUBBORN_PIDS": str(tmp_path / "pids")}
+    held = enqueue_stubborn(env)
+    try:
+        with worker(env, tmp_path / "worker.log") as process:
+            wait_for(lambda: status(url, held)[0] == "running" and len(alive_pids(tmp_path / "pids")) >= 2, 60, "held")
+            manage(
+                "shell",
+                "-c",
+                f"from comparison.models import ProbeRun; from comparison.probing import cancel_run; "
+                f"cancel_run(run=ProbeRun.objects.get(pk={held}))",
+                env=env,
+            )
+            after = enqueue(env, scenarios="['text']", revisions="['2025-06-18']")
+            wait_for(lambda: status(url, after)[0] == "done", 60, "the next run done by the same worker")
+            assert process.poll() is None
+            wait_for(lambda: not alive_pids(tmp_path / "pids"), 20, "every process of the target ended")
+        assert status(url, held)[0] == "cancelled"
+    finally:
+        for pid in alive_pids(tmp_path / "pids"):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_held_open_target_neither_blocks_another_target_nor_outlives_its_deadline(shared, tmp_path):
+    """Issue 21 rows 1–2: two workers; the held-open target's run ends at its deadline with every
+    cell saying why, while another target's run is done meanwhile by the other worker."""
+    url, env = shared
+    env = {**env, "STUBBORN_PIDS": str(tmp_path / "pids"), "MCP_COMPARE_RUN_DEADLINE": "20"}
+    held = enqueue_stubborn(env)
+    try:
+        with worker(env, tmp_path / "one.log"), worker(env, tmp_path / "two.log"):
+            wait_for(lambda: status(url, held)[0] == "running", 60, "the held-open run running")
+            other = enqueue(env, scenarios="['text']", revisions="['2025-06-18']")
+            wait_for(lambda: status(url, other)[0] == "done", 60, "the other target's run done")
+            assert status(url, held)[0] == "running", "while the held-open run still runs"
+            wait_for(lambda: status(url, held)[0] == "done", 90, "the held-open run ended by its deadline")
+            wait_for(lambda: not alive_pids(tmp_path / "pids"), 20, "every process of the target ended")
+    finally:
+        for pid in alive_pids(tmp_path / "pids"):
+            os.kill(pid, signal.SIGKILL)
+    _, done, total = status(url, held)
+    assert done == total == 175, "every cell has a verdict"
+    error = lane_db.query(url, "SELECT error FROM comparison_proberun WHERE id = %s", (held,))[0][0]
+    assert error == "the run's 20-second deadline passed: the cells not probed by then failed"
+    failures = dict(
+        lane_db.query(
+            url,
+            "SELECT failure, COUNT(*) FROM comparison_proberesult WHERE run_id = %s GROUP BY failure",
+            (held,),
+        )
+    )
+    assert failures.get("not probed: the run's 20-second deadline passed", 0) > 0, failures
+    # "" is a cell answered before the deadline (the stubborn target answers prompts).
+    assert set(failures) <= {
+        "",
+        "no response within 15 s",
+        "not probed: the target stopped answering (2 calls in a row took the full 15 s limit)",
+        "not probed: the run's 20-second deadline passed",
+    }, failures

@@ -16,6 +16,9 @@ class Limits:
     total_timeout: float = 15.0
     max_bytes: int = 8 * 1024 * 1024
     max_events: int = 500
+    #: Calls in a row that may use up `total_timeout` before the rest of a revision is given up:
+    #: a target that holds every call open costs a bounded time, not the full limit per cell.
+    stalled_cells: int = 2
 
 
 @dataclass
@@ -33,6 +36,8 @@ class Exchange:
     failure: str = ""  # empty when the exchange completed; else what went wrong, bounded
     #: What had to be repaired in the answer to keep it (lone surrogates, NUL characters).
     repairs: list[str] = field(default_factory=list)
+    #: The exchange used up its whole time limit (a target that holds calls open); not stored.
+    timed_out: bool = False
 
     @property
     def ok(self) -> bool:
@@ -66,6 +71,10 @@ class Exchange:
 
 class ExchangeFailure(Exception):
     """What went wrong in one exchange, already bounded: recorded on the Exchange, never raised further."""
+
+
+class ExchangeTimeout(ExchangeFailure):
+    """The exchange used up its time limit: the target holds the call open, or drips its answer."""
 
 
 def decode(data: bytes, record: Exchange, what: str) -> Any:

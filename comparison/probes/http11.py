@@ -69,6 +69,19 @@ class Connection:
         self.connect_timeout = connect_timeout
         self.sock: socket.socket | None = None
         self.h11: h11.Connection | None = None
+        #: Set by abort(): no new connection is opened, and a read in progress ends at once.
+        self.aborted = False
+
+    def abort(self) -> None:
+        """From another thread: end a read or write in progress now (the run was cancelled or
+        ran out of time) and refuse any further request."""
+        self.aborted = True
+        sock = self.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def close(self) -> None:
         if self.sock is not None:
@@ -144,6 +157,8 @@ class Connection:
             self.close()
 
     def _ready(self, deadline: float) -> None:
+        if self.aborted:
+            raise Broken("the probe stopped this connection")
         if self.sock is not None and self.h11 is not None and self.h11.our_state is h11.IDLE:
             return
         self.close()

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from . import http11
-from .exchange import Exchange, ExchangeFailure, Limits, decode
+from .exchange import Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
 from .secrets import Redactor, display_url, mask_headers, url_secrets
 
 logger = logging.getLogger(__name__)
@@ -29,8 +29,12 @@ class HttpTransport:
         self.session_headers: dict[str, str] = {}
         self.shown_url = display_url(url)
 
+    def abort(self) -> None:
+        """From another thread: the exchange in progress ends now, and no further one is sent."""
+        self.connection.abort()
+
     def close(self) -> None:
-        if "Mcp-Session-Id" in self.session_headers:
+        if "Mcp-Session-Id" in self.session_headers and not self.connection.aborted:
             headers = {**self.base_headers, **self.session_headers}
             deadline = time.monotonic() + 2.0
             try:
@@ -73,10 +77,12 @@ class HttpTransport:
                     self._parse_json(raw, record, message.get("id"))
         except ExchangeFailure as failure:
             record.failure = str(failure)
+            record.timed_out = isinstance(failure, ExchangeTimeout)
         except http11.ConnectFailed as error:
             record.failure = f"connection refused or unreachable: {error}"
         except http11.TimedOut as error:
             record.failure = f"timed out ({error})"
+            record.timed_out = True
         except http11.Broken as error:
             record.failure = f"connection broke: {error}"
         except ValueError as error:
@@ -106,11 +112,11 @@ class HttpTransport:
                 if record.bytes > self.limits.max_bytes:
                     raise ExchangeFailure(f"response over the {self.limits.max_bytes:,}-byte cap")
                 if time.monotonic() > deadline:
-                    raise ExchangeFailure(f"response not complete within {self.limits.total_timeout:.0f} s")
+                    raise ExchangeTimeout(f"response not complete within {self.limits.total_timeout:.0f} s")
                 yield chunk
         except http11.TimedOut:
             # The head came in time; the body did not.
-            raise ExchangeFailure(f"response not complete within {self.limits.total_timeout:.0f} s") from None
+            raise ExchangeTimeout(f"response not complete within {self.limits.total_timeout:.0f} s") from None
 
     def _read_body(self, response: http11.Response, record: Exchange, deadline: float) -> bytes:
         return b"".join(self._chunks(response, record, deadline))

@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from comparison.hosts.view import HostView
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from . import interop, revisions
+from .control import CANCELLED, RunControl, stopped_answering
 from .exchange import Limits
 from .forkserver import fixture_command
 from .http_transport import HttpTransport
@@ -177,32 +179,65 @@ def host_views_of(scenario: Scenario, response_payload: dict[str, Any] | None) -
     return []
 
 
+@dataclass
+class RevisionProbe:
+    """What one revision's session brought back: the answers, and why any cell has none."""
+
+    negotiated: str = ""
+    #: Why no cell of the revision could be probed (the session did not open), else "".
+    failure: str = ""
+    answers: dict[str, Any] = field(default_factory=dict)
+    opening: list[dict[str, Any]] = field(default_factory=list)
+    #: {scenario key: why it was not sent} (the run stopped, the target stopped answering).
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
 def _probe_revision(
-    spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits
-) -> tuple[str, str, dict[str, Any], list[dict[str, Any]]]:
-    """(negotiated, session failure, {scenario key: exchange}, session exchanges). Never raises:
-    a target that cannot even be started or reached is a failure of every cell of the revision."""
-    answers: dict[str, Any] = {}
+    spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits, control: RunControl
+) -> RevisionProbe:
+    """One session at `revision`, every scenario in it. Never raises: a target that cannot even be
+    started or reached is a failure of every cell of the revision; a stopped run or a target that
+    holds its calls open ends the session early, the cells left saying why."""
+    found = RevisionProbe()
+    if control.stopped:
+        found.failure = control.reason
+        return found
     try:
         transport = open_transport(spec, limits)
     except Exception as error:  # a missing command, an unusable URL: the target's problem, recorded
-        return "", f"could not start or reach the target: {type(error).__name__}: {error}"[:500], answers, []
+        found.failure = f"could not start or reach the target: {type(error).__name__}: {error}"[:500]
+        return found
     client = WireClient(transport)
-    try:
-        session = client.open(revision)
-        opening = [exchange.as_dict() for exchange in session.exchanges]
-        if session.failure:
-            return session.negotiated, session.failure, answers, opening
-        for scenario in scenarios:
-            answers[scenario.key] = client.request(scenario.method, copy.deepcopy(scenario.params))
-        return session.negotiated, "", answers, opening
-    finally:
-        client.close()
+    with control.tracking(transport):
+        try:
+            session = client.open(revision)
+            found.negotiated = session.negotiated
+            found.opening = [exchange.as_dict() for exchange in session.exchanges]
+            if session.failure:
+                found.failure = control.reason if control.stopped else session.failure
+                return found
+            held = 0
+            for scenario in scenarios:
+                if control.stopped or held >= limits.stalled_cells:
+                    found.skipped[scenario.key] = (
+                        control.reason if control.stopped else stopped_answering(held, limits.total_timeout)
+                    )
+                    continue
+                exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
+                if control.stopped and not exchange.ok:
+                    exchange.failure = control.reason  # cut short by the stop, not the target's doing
+                held = held + 1 if exchange.timed_out else 0
+                found.answers[scenario.key] = exchange
+            return found
+        finally:
+            client.close()
 
 
 #: Revisions of a stdio target probed at once (each has a process of its own); an HTTP target is
 #: probed one revision at a time, so a proxy in front of one shared upstream sees one session.
 STDIO_PARALLEL = 5
+#: How often a run waiting on a revision looks for a cancel or its deadline.
+POLL_SECONDS = 0.5
 
 
 def run_probe(
@@ -215,50 +250,73 @@ def run_probe(
     on_outcome: Callable[[ProbeOutcome], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     parallel: int | None = None,
+    control: RunControl | None = None,
 ) -> list[ProbeOutcome]:
     """Every scenario at every revision. The exchanges of several revisions may run at once (in
-    threads, no Django); outcomes are assessed and reported in revision order."""
+    threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
+    cancel) is asked every POLL_SECONDS while the run waits, and cuts the open exchanges; the
+    control's deadline makes every cell not probed by then a failure that says so."""
     limits = limits or Limits()
+    control = control or RunControl()
     parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
     outcomes: list[ProbeOutcome] = []
 
     def probe(revision: str):
         started = time.monotonic()
-        negotiated, failure, answers, opening = _probe_revision(spec, scenarios, revision, limits)
-        direct: dict[str, Any] = {}
-        if upstream is not None and not failure:
-            _, _, direct, _ = _probe_revision(upstream, scenarios, revision, limits)
-        return negotiated, failure, answers, opening, direct, time.monotonic() - started
+        found = _probe_revision(spec, scenarios, revision, limits, control)
+        direct = RevisionProbe()
+        if upstream is not None and not found.failure:
+            direct = _probe_revision(upstream, scenarios, revision, limits, control)
+        return found, direct.answers, time.monotonic() - started
+
+    def cancelled() -> bool:
+        if should_stop and should_stop():
+            control.stop(CANCELLED)
+        control.check_deadline()
+        return control.stopped and control.reason == CANCELLED
 
     served = launched(spec.launch, spec.url, cwd=PROJECT) if spec.launch else contextlib.nullcontext()
     with served, ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
         pending = [(revision, pool.submit(probe, revision)) for revision in revisions_]
-        for index, (revision, future) in enumerate(pending):
-            if should_stop and should_stop():
-                for _, rest in pending[index:]:
+        for revision, future in pending:
+            while not cancelled():
+                try:
+                    found, direct, seconds = future.result(timeout=POLL_SECONDS)
+                    break
+                except FutureTimeout:
+                    continue
+            else:
+                # Cancelled: nothing more is saved; the futures end at once, their transports cut.
+                for _, rest in pending:
                     rest.cancel()
                 break
-            negotiated, failure, answers, opening, direct, seconds = future.result()
             for scenario in scenarios:
-                outcome = ProbeOutcome(scenario, revision, negotiated)
-                exchange = answers.get(scenario.key)
-                outcome.exchanges = opening + ([exchange.as_dict()] if exchange else [])
-                if failure or exchange is None or not exchange.ok:
-                    outcome.failure = failure or (exchange.failure if exchange else "not sent")
-                else:
-                    try:
-                        assess(outcome, exchange, spec, direct.get(scenario.key))
-                    except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
-                        logger.exception("could not assess %s at %s", scenario.key, revision)
-                        outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[
-                            :500
-                        ]
+                outcome = _outcome(scenario, revision, found, direct.get(scenario.key), spec)
                 if not outcome.duration_ms:
                     outcome.duration_ms = seconds * 1000
                 outcomes.append(outcome)
                 if on_outcome:
                     on_outcome(outcome)
     return outcomes
+
+
+def _outcome(
+    scenario: Scenario, revision: str, found: RevisionProbe, direct_exchange: Any, spec: TargetSpec
+) -> ProbeOutcome:
+    outcome = ProbeOutcome(scenario, revision, found.negotiated)
+    exchange = found.answers.get(scenario.key)
+    outcome.exchanges = found.opening + ([exchange.as_dict()] if exchange else [])
+    if found.failure or exchange is None or not exchange.ok:
+        outcome.failure = (
+            found.failure or found.skipped.get(scenario.key) or (exchange.failure if exchange else "not sent")
+        )
+        return outcome
+    try:
+        assess(outcome, exchange, spec, direct_exchange)
+    except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
+        logger.exception("could not assess %s at %s", scenario.key, revision)
+        outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[:500]
+    return outcome
 
 
 def assess(outcome: ProbeOutcome, exchange: Any, spec: TargetSpec, direct_exchange: Any = None) -> ProbeOutcome:

@@ -1,5 +1,11 @@
-"""stdio transport of the wire client: a child process in a process group of its own, every read
-bounded, the process ended by its pid. No Django."""
+"""stdio transport of the wire client: a child process in a session of its own, every read and
+write bounded, and at the end every process it started ended (comparison.probes.process_tree).
+No Django.
+
+Reads go through `select` and `os.read` on the raw descriptor, never a buffered reader's
+`readline`: a thread blocked in `readline` holds the reader's lock, so closing the pipe under it
+blocked the worker for good when a child that left the process group kept the pipe open.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +13,25 @@ import json
 import logging
 import os
 import queue
-import signal
+import select
 import subprocess
 import threading
 import time
 from typing import Any
 
-from .exchange import Exchange, ExchangeFailure, Limits, decode
+from . import process_tree
+from .exchange import Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
 from .secrets import Redactor, command_secrets
 
 logger = logging.getLogger(__name__)
 
+#: How often a blocked read or write looks up to see whether the transport was closed.
+POLL_SECONDS = 0.2
+CHUNK = 65536
+
 
 class StdioTransport:
-    """A child process speaking newline-delimited JSON-RPC; ended by its process group."""
+    """A child process speaking newline-delimited JSON-RPC; its whole tree is ended on close."""
 
     def __init__(
         self,
@@ -32,81 +43,134 @@ class StdioTransport:
     ):
         self.limits = limits or Limits()
         self.redactor = Redactor([*command_secrets(command), *(env or {}).values()])
+        self.mark = process_tree.new_mark()
         self.process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, **(env or {})},
+            env={**os.environ, **(env or {}), **self.mark},
             cwd=cwd,
             start_new_session=True,
         )
+        os.set_blocking(self.process.stdin.fileno(), False)
+        self.closing = threading.Event()
+        self._close_lock = threading.Lock()
+        self._closed = False
         self.lines: queue.Queue[bytes | None] = queue.Queue(maxsize=10_000)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
+    def _put(self, item: bytes | None) -> bool:
+        try:
+            self.lines.put(item, timeout=1)
+            return True
+        except queue.Full:  # nobody is reading any more: the exchange has already failed
+            return False
+
     def _read(self) -> None:
-        stream = self.process.stdout
-        while True:
-            try:
-                line = stream.readline(self.limits.max_bytes + 1)
-                if len(line) > self.limits.max_bytes and not line.endswith(b"\n"):
-                    # An oversized message: what is left of it is skipped, so the next line read
-                    # is the next message and not the tail of this one.
-                    while (rest := stream.readline(self.limits.max_bytes + 1)) and not rest.endswith(b"\n"):
-                        pass
-            except (ValueError, OSError):  # the pipe was closed under us
-                line = b""
-            if not line:
+        fd = self.process.stdout.fileno()
+        cap = self.limits.max_bytes
+        buffer = bytearray()
+        skipping = False  # the rest of an oversized message, up to its newline
+        try:
+            while not self.closing.is_set():
+                ready, _, _ = select.select([fd], [], [], POLL_SECONDS)
+                if not ready:
+                    continue
+                chunk = os.read(fd, CHUNK)
+                if not chunk:
+                    break
+                buffer += chunk
+                while buffer:
+                    newline = buffer.find(b"\n")
+                    if skipping:
+                        if newline < 0:
+                            buffer.clear()
+                            break
+                        del buffer[: newline + 1]
+                        skipping = False
+                        continue
+                    if newline < 0:
+                        if len(buffer) > cap:
+                            # Handed on over the cap, so the exchange reports the oversized message.
+                            if not self._put(bytes(buffer[: cap + 1])):
+                                return
+                            buffer.clear()
+                            skipping = True
+                        break
+                    line = bytes(buffer[: newline + 1])
+                    del buffer[: newline + 1]
+                    if not self._put(line):
+                        return
+        except (OSError, ValueError):  # the descriptor was closed under us
+            pass
+        self._put(None)
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        fd = self.process.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            if self.closing.is_set():
+                raise ExchangeFailure("the transport was closed")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ExchangeTimeout(f"the process did not read its input within {self.limits.total_timeout:.0f} s")
+            _, ready, _ = select.select([], [fd], [], min(remaining, POLL_SECONDS))
+            if ready:
                 try:
-                    self.lines.put(None, timeout=1)
-                except queue.Full:
-                    pass
-                return
-            try:
-                self.lines.put(line, timeout=1)
-            except queue.Full:  # nobody is reading any more: the exchange has already failed
-                return
+                    view = view[os.write(fd, view) :]
+                except BlockingIOError:
+                    continue
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-                self.process.wait(timeout=5)
-            except (ProcessLookupError, subprocess.TimeoutExpired):
+        """End every process of the target, then the pipes. Safe from any thread, any number of
+        times; bounded in time whatever the processes do."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self.closing.set()
+            killed = process_tree.end_tree(self.process, self.mark)
+            if killed:
+                logger.info("stdio target %s: %d process(es) killed after SIGTERM", self.process.pid, killed)
+            self.reader.join(timeout=POLL_SECONDS * 5)
+            for stream in (self.process.stdin, self.process.stdout):
                 try:
-                    os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
+                    stream.close()
+                except OSError:
                     pass
-                self.process.wait(timeout=5)
-        # End of input first: a session the child handed on (a forked fixture) ends with it, and
-        # with every writer gone the reader reaches end of file and ends by itself.
-        if self.process.stdin:
-            self.process.stdin.close()
-        self.reader.join(timeout=2)
-        if self.process.stdout:
-            self.process.stdout.close()
+            self._put_nowait_end()
+
+    def _put_nowait_end(self) -> None:
+        # A caller still waiting in exchange() learns at once that nothing more comes.
+        try:
+            self.lines.put_nowait(None)
+        except queue.Full:
+            pass
+
+    abort = close
 
     def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
         record = Exchange(message.get("method", ""), message, framing="stdio")
         started = time.monotonic()
         deadline = started + self.limits.total_timeout
-        try:
-            self.process.stdin.write((json.dumps(message) + "\n").encode())
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError) as error:
-            record.failure = f"the process is gone: {error}"
-            return record
         request_id = message.get("id")
         try:
+            try:
+                self._write((json.dumps(message) + "\n").encode(), deadline)
+            except (BrokenPipeError, OSError, ValueError) as error:
+                raise ExchangeFailure(f"the process is gone: {error}") from None
             while request_id is not None:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise ExchangeFailure(f"no response within {self.limits.total_timeout:.0f} s")
+                    raise ExchangeTimeout(f"no response within {self.limits.total_timeout:.0f} s")
                 try:
-                    line = self.lines.get(timeout=remaining)
+                    line = self.lines.get(timeout=min(remaining, POLL_SECONDS))
                 except queue.Empty:
-                    raise ExchangeFailure(f"no response within {self.limits.total_timeout:.0f} s") from None
+                    if self.closing.is_set():
+                        raise ExchangeFailure("the transport was closed") from None
+                    continue
                 if line is None:
                     raise ExchangeFailure("the process closed its output")
                 record.bytes += len(line)
@@ -127,6 +191,7 @@ class StdioTransport:
                 record.response = value
                 break
         except ExchangeFailure as failure:
+            record.timed_out = isinstance(failure, ExchangeTimeout)
             record.failure = str(failure)[:2000]
         record.duration_ms = (time.monotonic() - started) * 1000
         return record.redact(self.redactor)

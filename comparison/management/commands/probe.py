@@ -8,11 +8,13 @@ import shlex
 import time
 from collections import Counter
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from comparison import failures, pipeline
 from comparison.models import ProbeTarget
 from comparison.probes.compare import describe
+from comparison.probes.control import RunControl
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import SUITES, suite
@@ -82,6 +84,14 @@ class Command(BaseCommand):
             "--update-baseline", metavar="FILE", help="Write this probe's results to FILE as a baseline."
         )
         parser.add_argument(
+            "--deadline",
+            type=float,
+            default=None,
+            metavar="SECONDS",
+            help="The longest the probe may take; cells not probed by then fail (default: MCP_COMPARE_RUN_DEADLINE, "
+            "300 s; 0 for none).",
+        )
+        parser.add_argument(
             "--strict-baseline",
             action="store_true",
             help="With --baseline, also fail on stale entries (cells now better than the baseline says).",
@@ -98,7 +108,14 @@ class Command(BaseCommand):
         baseline = self._read_baseline(options["baseline"]) if options["baseline"] else None
         started = time.monotonic()
         try:
-            outcomes = run_probe(spec, scenarios=scenarios, revisions_=options["revisions"], upstream=upstream)
+            deadline = settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"]
+            outcomes = run_probe(
+                spec,
+                scenarios=scenarios,
+                revisions_=options["revisions"],
+                upstream=upstream,
+                control=RunControl(deadline),
+            )
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"
             raise CommandError(redactor.text(message)) from None

@@ -1,0 +1,181 @@
+"""A run ends in bounded time whatever its target does (issue 21, rows 1 and 2), with real
+processes: a stdio target whose grandchild leaves the session and ignores SIGTERM with stdout
+held open, stdio and HTTP targets that hold every call open (SSE keep-alives, a one-byte-a-second
+drip), a run deadline, and Cancel. Nothing here asserts a speed: a run that does not end within
+its bound is a hang, and a hang fails the test."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from comparison.probes import process_tree
+from comparison.probes.control import CANCELLED, RunControl
+from comparison.probes.exchange import Limits
+from comparison.probes.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.scenarios import Scenario
+from comparison.probes.stdio_transport import StdioTransport
+from tests.processes import free_port, server
+
+REVISION = "2025-06-18"
+#: The longest any run here may take before the test calls it a hang.
+HANG = 60.0
+
+
+def calls(count: int) -> list[Scenario]:
+    return [
+        Scenario(f"call-{n}", f"call {n}", "tools/call", {"name": "text", "arguments": {}}, ()) for n in range(count)
+    ]
+
+
+def stubborn(*flags: str) -> list[str]:
+    return [sys.executable, "-m", "tests.stubborn", *flags]
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] not in "ZX"
+
+
+def pids(path: Path) -> list[int]:
+    return [int(line) for line in path.read_text().split()] if path.exists() else []
+
+
+def run_bounded(**kwargs):
+    """run_probe in a thread; fails the test if it has not returned within HANG seconds."""
+    box: dict = {}
+
+    def target():
+        box["outcomes"] = run_probe(**kwargs)
+
+    thread = threading.Thread(target=target, daemon=True)
+    started = time.monotonic()
+    thread.start()
+    thread.join(HANG)
+    assert not thread.is_alive(), f"the run did not end within {HANG:.0f} s"
+    return box["outcomes"], time.monotonic() - started
+
+
+@pytest.fixture
+def pid_file(tmp_path, monkeypatch):
+    path = tmp_path / "pids"
+    monkeypatch.setenv("STUBBORN_PIDS", str(path))
+    yield path
+    for pid in pids(path):  # never leave one behind, whatever the test found
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+
+
+def test_an_orphaning_stdio_target_is_ended_whole_and_the_run_ends(pid_file):
+    spec = TargetSpec("orphaning", "stdio", command=stubborn("--stdio", "--orphan"))
+    outcomes, _ = run_bounded(spec=spec, scenarios=calls(3), revisions_=[REVISION, "2025-11-25"])
+    assert [o.verdict for o in outcomes] == ["as expected"] * 6, [o.failure for o in outcomes]
+    started = pids(pid_file)
+    # Per revision: the server and its grandchild that left the session.
+    assert len(started) == 4, started
+    assert [pid for pid in started if alive(pid)] == [], "every process the target started is ended"
+
+
+def test_closing_a_stdio_transport_returns_while_an_orphan_holds_its_stdout(pid_file):
+    transport = StdioTransport(stubborn("--stdio", "--orphan"))
+    deadline = time.monotonic() + 10
+    while len(pids(pid_file)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(pids(pid_file)) == 2
+    closer = threading.Thread(target=transport.close, daemon=True)
+    closer.start()
+    closer.join(HANG)
+    assert not closer.is_alive(), "close() returned"
+    assert not transport.reader.is_alive(), "the reader thread ended"
+    assert [pid for pid in pids(pid_file) if alive(pid)] == []
+    assert process_tree.members(transport.process.pid, transport.mark) == set()
+    transport.close()  # a second close is harmless
+
+
+def test_a_stdio_target_that_holds_calls_costs_two_limits_per_revision(pid_file):
+    spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold"))
+    limits = Limits(total_timeout=1.0, stalled_cells=2)
+    outcomes, _ = run_bounded(spec=spec, scenarios=calls(8), revisions_=[REVISION], limits=limits)
+    assert [o.verdict for o in outcomes] == [FAILED] * 8
+    assert [o.failure for o in outcomes[:2]] == ["no response within 1 s"] * 2
+    assert {o.failure for o in outcomes[2:]} == {
+        "not probed: the target stopped answering (2 calls in a row took the full 1 s limit)"
+    }
+    assert [pid for pid in pids(pid_file) if alive(pid)] == []
+
+
+@pytest.mark.parametrize("hold", ["keepalive", "drip"])
+def test_an_http_target_that_holds_calls_open_costs_two_limits_per_revision(hold):
+    port = free_port()
+    with server(stubborn("--port", str(port), "--hold", hold), port):
+        spec = TargetSpec("holding", "http", url=f"http://127.0.0.1:{port}/mcp")
+        limits = Limits(total_timeout=2.0, stalled_cells=2)
+        outcomes, _ = run_bounded(spec=spec, scenarios=calls(10), revisions_=[REVISION, "2025-03-26"], limits=limits)
+    assert [o.verdict for o in outcomes] == [FAILED] * 20
+    for revision in (outcomes[:10], outcomes[10:]):
+        assert all("within 2 s" in o.failure for o in revision[:2]), [o.failure for o in revision[:2]]
+        assert all(o.failure.startswith("not probed: the target stopped answering") for o in revision[2:])
+
+
+def test_the_run_deadline_fails_every_cell_not_probed_by_then():
+    port = free_port()
+    with server(stubborn("--port", str(port), "--hold"), port):
+        spec = TargetSpec("holding", "http", url=f"http://127.0.0.1:{port}/mcp")
+        # Calls could each take 30 s and none is given up early: only the deadline ends the run.
+        limits = Limits(total_timeout=30.0, stalled_cells=99)
+        control = RunControl(2.0)
+        outcomes, _ = run_bounded(
+            spec=spec, scenarios=calls(5), revisions_=[REVISION, "2025-11-25"], limits=limits, control=control
+        )
+    assert len(outcomes) == 10
+    assert {o.failure for o in outcomes} == {"not probed: the run's 2-second deadline passed"}
+    assert control.reason == "not probed: the run's 2-second deadline passed"
+
+
+def test_cancel_cuts_open_calls_of_every_revision_and_ends_the_processes(pid_file):
+    spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold", "--orphan"))
+    asked = time.monotonic() + 1.5
+    saved = []
+    outcomes, _ = run_bounded(
+        spec=spec,
+        scenarios=calls(4),
+        revisions_=[REVISION, "2025-03-26", "2025-11-25"],
+        limits=Limits(total_timeout=30.0),
+        should_stop=lambda: time.monotonic() > asked,
+        on_outcome=saved.append,
+        parallel=3,
+    )
+    assert outcomes == saved == [], "a cancelled run saves nothing more"
+    assert [pid for pid in pids(pid_file) if alive(pid)] == []
+
+
+def test_a_run_control_cuts_transports_opened_after_it_stopped():
+    cut = []
+
+    class Transport:
+        def abort(self):
+            cut.append(self)
+
+    control = RunControl()
+    early = Transport()
+    with control.tracking(early):
+        control.stop(CANCELLED)
+        control.stop("a second reason is ignored")
+    late = Transport()
+    with control.tracking(late):
+        pass
+    assert cut == [early, late]
+    assert control.reason == CANCELLED
+    assert RunControl(None).check_deadline() is False
+    ticks = iter([0.0, 5.0])
+    assert RunControl(4.0, clock=lambda: next(ticks)).check_deadline() is True
