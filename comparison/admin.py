@@ -4,7 +4,7 @@ from . import scheduling
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes.secrets import display_command, display_url
 
-SECRET_FIELDS = ("headers", "upstream_headers")
+SECRET_FIELDS = ("headers", "upstream_headers", "env")
 #: Argument lists whose credential-looking values (`--token X`, `KEY=X`) the form shows masked.
 COMMAND_FIELDS = ("command", "launch")
 
@@ -29,8 +29,9 @@ class ProbeTargetAdmin(admin.ModelAdmin):
             for field in SECRET_FIELDS:
                 if field in form.base_fields:
                     names = sorted(getattr(ProbeTarget.objects.get(pk=obj.pk), field) or {})
+                    kind = "variable" if field == "env" else "header"
                     form.base_fields[field].help_text = (
-                        f"Stored header names: {', '.join(names) or 'none'}. Values are not shown; leave them "
+                        f"Stored {kind} names: {', '.join(names) or 'none'}. Values are not shown; leave them "
                         "blank to keep them, or enter the full set again to change them."
                     )
         return form

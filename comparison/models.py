@@ -41,6 +41,13 @@ class ProbeTarget(models.Model):
         blank=True,
         help_text="Headers for probing the upstream directly (its credentials); never shown back.",
     )
+    env = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Environment for the command and the launch command (NAME → value), e.g. "
+        '{"API_KEY": "…"}: put a command\'s secrets here rather than on its command line. Values are '
+        "credentials: never shown back, masked wherever a target echoes them.",
+    )
     upstream_description = models.TextField(blank=True, help_text="What sits behind this target.")
     suite = models.CharField(max_length=20, choices=[(key, key) for key in SUITES], default="fixture")
     upstream = models.CharField(
@@ -79,12 +86,12 @@ class ProbeTarget(models.Model):
             errors["launch"] = 'Expected a list of arguments, e.g. ["mcp-proxy", "--port", "3301", "--", "server"].'
         elif self.launch and self.transport == "http" and loopback_port(self.url) is None:
             errors["url"] = "A target with a launch command must serve a loopback URL (http://127.0.0.1:<port>/…)."
-        for name in ("headers", "upstream_headers"):
+        for name in ("headers", "upstream_headers", "env"):
             value = getattr(self, name)
             if not isinstance(value, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in value.items()
             ):
-                errors[name] = 'Expected an object of header names to string values, e.g. {"Authorization": "…"}.'
+                errors[name] = 'Expected an object of names to string values, e.g. {"Authorization": "…"}.'
         if errors:
             raise ValidationError(errors)
 
@@ -106,7 +113,7 @@ class ProbeTarget(models.Model):
 
     def redactor(self) -> Redactor:
         """Masks every credential this target is configured with, wherever it turns up."""
-        values = [*_values(self.headers), *_values(self.upstream_headers), *url_secrets(self.url)]
+        values = [*_values(self.headers), *_values(self.upstream_headers), *_values(self.env), *url_secrets(self.url)]
         values += url_secrets(self.upstream)
         for command in (self.command, self.launch):
             values += command_secrets(command) if isinstance(command, list) else []
@@ -127,6 +134,7 @@ class ProbeTarget(models.Model):
             suite=self.suite,
             upstream=self.upstream,
             launch=list(self.launch) if self.transport == "http" and isinstance(self.launch, list) else [],
+            env=dict(_items(self.env)),
         )
 
     def upstream_spec(self) -> TargetSpec | None:

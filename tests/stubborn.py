@@ -9,8 +9,8 @@ in the ways that used to hold a worker. Standard library only.
           open; the server itself ignores SIGTERM too (so only SIGKILL ends either)
 --hold    every tools/call is held open: no answer over stdio; over HTTP an SSE stream of
           keep-alive comments every second (keepalive) or one byte a second (drip)
---echo    each tools/call answers with the process's argv and the bearer token of its request,
-          plain and percent-encoded (over HTTP, from the Authorization header)
+--echo    each tools/call answers with the process's argv, its SECRET_* environment and the bearer
+          token of its request, plain and percent-encoded (over HTTP, from the Authorization header)
 
 STUBBORN_PIDS names a file where every process it starts appends its pid, so a test can check
 that none outlives the run. Every loop is bounded (HOLD_SECONDS, 600 s at most).
@@ -59,7 +59,8 @@ def answer(message: dict, options: argparse.Namespace, token: str = "") -> dict 
         result = {"protocolVersion": version, "capabilities": {"tools": {}, "prompts": {}}, "serverInfo": {"name": "x"}}
         return {"jsonrpc": "2.0", "id": rid, "result": result}
     if method == "tools/call" and options.echo:
-        text = json.dumps({"argv": sys.argv, "token": token, "encoded": quote(token, safe="")})
+        environment = {name: value for name, value in os.environ.items() if name.startswith("SECRET_")}
+        text = json.dumps({"argv": sys.argv, "token": token, "encoded": quote(token, safe=""), "env": environment})
         return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}}
     if method == "tools/call" and options.hold:
         return None

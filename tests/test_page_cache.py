@@ -136,3 +136,29 @@ def test_healthz_is_degraded_while_a_run_outlives_its_deadline(db, client, setti
     assert response.json()["stuck_runs"] == [{"run": run.pk, "worker": "w:1"}]
     settings.RUN_DEADLINE_SECONDS = 0
     assert client.get("/healthz").json()["status"] == "ok", "no deadline, nothing to call stuck"
+
+
+def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client, monkeypatch):
+    """Issue 21 row 6: claiming a run did not change the data version, so /api/v1/runs/<id>/ kept
+    answering its cached "queued" (and 304 to its ETag) until the first result was saved."""
+    from comparison import probing
+    from comparison.models import ProbeRun
+
+    target = probing.ensure_builtin_target()
+    run = ProbeRun.objects.create(target=target, revisions=["2025-06-18"], scenarios=["text"], total=1)
+    url = f"/api/v1/runs/{run.pk}/"
+    queued = client.get(url)
+    assert queued.json()["status"] == "queued"
+    seen = {}
+    real_run_probe = probing.run_probe
+
+    def observed(*args, **kwargs):
+        # Claimed, nothing probed yet: what a visitor polling the run is told now.
+        again = client.get(url, HTTP_IF_NONE_MATCH=queued["ETag"])
+        seen["status_code"], seen["status"] = again.status_code, again.json()["status"]
+        return real_run_probe(*args, **kwargs)
+
+    monkeypatch.setattr(probing, "run_probe", observed)
+    probing.execute_run(run.pk)
+    assert seen == {"status_code": 200, "status": "running"}
+    assert client.get(url).json()["status"] == "done"

@@ -343,3 +343,58 @@ def test_a_secret_that_contains_another_is_masked_whole_and_short_values_are_no_
     assert Redactor(["abcd"]).text("abcd abc") == f"{MASK} abc", "four characters are a secret"
     assert Redactor(["abc"]).text("abc") == "abc", "three are too common to mask"
     assert not Redactor(["abc", None, 1234])
+
+
+#: Issue 21 row 3: command lines with secrets in the forms proxies take them, each with the
+#: secret that must never be shown.
+COMMAND_FORMS = [
+    (["mcp-proxy", "--headers", "Authorization", "Bearer tok-aaaa1111", "http://h/mcp"], "tok-aaaa1111"),
+    (["supergateway", "--header", "Authorization: Bearer tok-bbbb2222"], "tok-bbbb2222"),
+    (["supergateway", "-H", "X-Api-Key: key-cccc3333", "--port", "8000"], "key-cccc3333"),
+    (["env", "DATABASE_URL=postgres://u:pw-dddd4444@h/db", "srv"], "pw-dddd4444"),
+    (["sh", "-c", "srv --token tok-eeee5555 --port 1"], "tok-eeee5555"),
+    (["mcp-proxy", "-e", "OPENAI_API_KEY", "sk-ffff6666", "srv"], "sk-ffff6666"),
+    (["mcp-proxy", "--env", "GITHUB_TOKEN=gh-gggg7777", "srv"], "gh-gggg7777"),
+    (["srv", "--upstream", "https://user:pw-hhhh8888@example.test/mcp"], "pw-hhhh8888"),
+    (["srv", "--auth-header=Bearer tok-iiii9999"], "tok-iiii9999"),
+    (["srv", "--header=Cookie: session=ck-jjjj0000"], "ck-jjjj0000"),
+    (["srv", "Authorization: Basic YmFzaWMtc2VjcmV0"], "YmFzaWMtc2VjcmV0"),
+    (["docker", "run", "-e", "API_KEY=ak-kkkk1111", "image"], "ak-kkkk1111"),
+    (["sh", "-c", "curl -H 'Authorization: Bearer tok-llll2222' http://h"], "tok-llll2222"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "secret"), COMMAND_FORMS, ids=[f"{c[0][0]}-{i}" for i, c in enumerate(COMMAND_FORMS)]
+)
+def test_every_command_line_form_of_a_secret_is_masked(command, secret):
+    from comparison.probes.secrets import Redactor, command_secrets
+
+    shown = " ".join(display_command(command))
+    assert secret not in shown, shown
+    assert "•••" in shown
+    assert secret not in Redactor(command_secrets(command)).text(f"echoed: {' '.join(command)}")
+
+
+def test_ordinary_options_stay_readable():
+    assert display_command(["srv", "-h", "127.0.0.1", "--port", "8000", "-v"]) == [
+        "srv",
+        "-h",
+        "127.0.0.1",
+        "--port",
+        "8000",
+        "-v",
+    ]
+    assert display_command(["python", "-m", "server", "--stdio"]) == ["python", "-m", "server", "--stdio"]
+
+
+def test_a_credential_comes_back_masked_without_its_scheme_word_or_percent_encoded():
+    """Issue 21 row 4: a target echoed the token of `Authorization: Bearer tok…` without `Bearer`,
+    or percent-encoded, and it was stored and shown."""
+    from urllib.parse import quote
+
+    from comparison.probes.secrets import MASK, Redactor
+
+    redactor = Redactor(["Bearer tok/with+odd=chars"])
+    for echo in ("tok/with+odd=chars", quote("tok/with+odd=chars", safe=""), "Bearer tok/with+odd=chars"):
+        assert redactor.text(f"x {echo} y") == f"x {MASK} y", echo

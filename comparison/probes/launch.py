@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import socket
 import subprocess
 import tempfile
@@ -14,6 +13,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from . import process_tree
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 START_SECONDS = 30.0
@@ -60,6 +61,7 @@ def launched(
         raise LaunchFailed(f"a launched target must serve a loopback URL (127.0.0.1), not {url!r}")
     if _accepts(*address):
         raise LaunchFailed(f"port {address[1]} is already in use by another process: stop it or pick a free port")
+    mark = process_tree.new_mark()
     with tempfile.TemporaryFile() as log:
         try:
             process = subprocess.Popen(
@@ -69,7 +71,7 @@ def launched(
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 cwd=cwd,
-                env={**os.environ, **(env or {})},
+                env={**os.environ, **(env or {}), **mark},
             )
         except OSError as error:
             raise LaunchFailed(f"could not start {command[0]!r}: {error}") from error
@@ -77,7 +79,7 @@ def launched(
             _wait_listening(process, address, timeout, log)
             yield
         finally:
-            _stop(process)
+            _stop(process, mark)
 
 
 def _wait_listening(process: subprocess.Popen, address: tuple[str, int], timeout: float, log) -> None:
@@ -98,40 +100,7 @@ def _tail(log) -> str:
     return log.read().decode("utf-8", "replace").strip() or "(no output)"
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """SIGTERM to the group, then SIGKILL to whatever of it is left (a proxy's spawned upstream),
-    and wait until no process of the group runs: the next run may need the same port at once."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=STOP_SECONDS)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=STOP_SECONDS)
-    deadline = time.monotonic() + STOP_SECONDS
-    while _group_running(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-
-
-def _group_running(group: int) -> bool:
-    """Whether a process of the group still runs (zombies, whose sockets are closed, do not count)."""
-    proc = Path("/proc")
-    if not proc.is_dir():
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid pgrp …: comm may hold spaces, so read after its closing parenthesis.
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if len(fields) > 2 and fields[2] == str(group) and fields[0] != "Z":
-            return True
-    return False
+def _stop(process: subprocess.Popen, mark: dict[str, str]) -> None:
+    """Every process of the launch ended (its group, its descendants, any that left both but carry
+    the mark), and waited for: the next run may need the same port at once."""
+    process_tree.end_tree(process, mark, grace=STOP_SECONDS, reap=STOP_SECONDS)

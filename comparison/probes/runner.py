@@ -50,6 +50,8 @@ class TargetSpec:
     upstream: str = ""
     #: A command serving `url`, started for the probe and stopped after it (see probes.launch).
     launch: list[str] = field(default_factory=list)
+    #: Environment of the command and the launch command: credentials, never shown.
+    env: dict[str, str] = field(default_factory=dict)
 
 
 def builtin_fixture() -> TargetSpec:
@@ -108,7 +110,7 @@ class ProbeOutcome:
 
 def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTransport:
     if spec.transport == "stdio":
-        return StdioTransport(spec.command, limits=limits)
+        return StdioTransport(spec.command, env=spec.env, limits=limits)
     return HttpTransport(spec.url, headers=spec.headers, limits=limits)
 
 
@@ -275,7 +277,7 @@ def run_probe(
         control.check_deadline()
         return control.stopped and control.reason == CANCELLED
 
-    served = launched(spec.launch, spec.url, cwd=PROJECT) if spec.launch else contextlib.nullcontext()
+    served = launched(spec.launch, spec.url, cwd=PROJECT, env=spec.env) if spec.launch else contextlib.nullcontext()
     with served, ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
         pending = [(revision, pool.submit(probe, revision)) for revision in revisions_]
         for revision, future in pending:

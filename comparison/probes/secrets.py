@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import logging
 import re
+import shlex
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import parse_qsl, quote_plus, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 MASK = "•••"
 CONFIGURED = f"{MASK} (configured)"
@@ -84,30 +85,87 @@ def display_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
-def command_secrets(command: Iterable[str]) -> list[str]:
-    """Values of credential-looking options in an argument list: `--token X`, `--api-key=X`, `TOKEN=X`."""
+#: Options that take a header ("Name: value", or a name and a value): every header value is a secret.
+HEADER_OPTIONS = frozenset({"h", "header", "headers", "add-header", "http-header"})
+#: Options that take an environment entry ("NAME=value", or a name and a value).
+ENV_OPTIONS = frozenset({"e", "env", "set-env"})
+#: Authorization-style values wherever they stand: the word before the token names a scheme.
+SCHEME_TOKEN = re.compile(r"\b(?:bearer|basic|token|digest|apikey|api-key)\s+([^\s'\"]+)", re.IGNORECASE)
+HEADER_LINE = re.compile(r"^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:\s*(.+?)\s*$")
+ANY_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+
+
+def _option_name(arg: str) -> str:
+    return arg.lstrip("-").lower() if arg.startswith("-") else ""
+
+
+def _pair_value(args: list[str], index: int, separator: str, *, two_words: bool) -> str:
+    """The value an option at `index` takes: "NAME<sep>value" in the next argument (or after the
+    option's own "="), or, for options that take two words (`--headers NAME VALUE`, `-e NAME VALUE`),
+    the argument after the name."""
+    _, equals, own = args[index].partition("=")
+    text = own if equals else (args[index + 1] if index + 1 < len(args) else "")
+    if separator == ":" and (line := HEADER_LINE.match(text)):
+        return line.group(1)
+    if separator == "=" and "=" in text:
+        return text.partition("=")[2]
+    if two_words and not equals and text and index + 2 < len(args):
+        return args[index + 2]
+    return ""
+
+
+def command_secrets(command: Iterable[str], *, depth: int = 0) -> list[str]:
+    """The secrets of an argument list, in the forms proxies take them: credential-looking options
+    (`--token X`, `--api-key=X`, `TOKEN=X`), header options (`-H "X-Api-Key: X"`, `--headers
+    Authorization "Bearer X"`), environment options (`-e NAME X`, `--env NAME=X`), URLs with userinfo
+    or credential query values anywhere (`DATABASE_URL=postgres://u:X@h/db`), Authorization-style
+    values anywhere (`Bearer X`), and the same inside a shell string (`sh -c 'srv --token X'`)."""
     found: list[str] = []
-    args = list(command)
+    args = [arg for arg in command if isinstance(arg, str)]
     for index, arg in enumerate(args):
+        option = _option_name(arg)
         name, equals, value = arg.partition("=")
-        if equals and looks_like_credential(name.lstrip("-")):
+        bare = option.partition("=")[0]
+        if bare in HEADER_OPTIONS:
+            found.append(_pair_value(args, index, ":", two_words=bare == "headers"))
+        elif bare in ENV_OPTIONS:
+            found.append(_pair_value(args, index, "=", two_words=True))
+        elif equals and looks_like_credential(name.lstrip("-")):
             found.append(value)
-        elif not equals and arg.startswith("-") and looks_like_credential(arg.lstrip("-")) and index + 1 < len(args):
+        elif not equals and option and looks_like_credential(option) and index + 1 < len(args):
             found.append(args[index + 1])
-    return [value for value in found if value]
+        for url in ANY_URL.findall(arg):
+            found.extend(url_secrets(url))
+        found.extend(SCHEME_TOKEN.findall(arg))
+        line = HEADER_LINE.match(arg)
+        if line and looks_like_credential(arg.partition(":")[0]):
+            found.append(line.group(1))
+        if depth < 2 and any(space in arg for space in " \t\n"):
+            try:
+                words = shlex.split(arg)
+            except ValueError:
+                words = arg.split()
+            if len(words) > 1:
+                found.extend(command_secrets(words, depth=depth + 1))
+    return [value for value in dict.fromkeys(found) if value]
 
 
 def display_command(command: Iterable[str]) -> list[str]:
-    secrets = set(command_secrets(command))
+    """The argument list as it may be shown: every secret of it masked, whole arguments and parts."""
+    args = list(command)
+    secrets = set(command_secrets(args))
+    # A whole argument is masked whatever its length; parts of one only from MIN_SECRET_LENGTH on,
+    # or a one-letter user name would mask that letter everywhere.
+    inside = Redactor(secrets)
     shown = []
-    for arg in command:
+    for arg in args:
         name, equals, value = arg.partition("=")
-        if equals and value in secrets:
-            shown.append(f"{name}={MASK}")
-        elif arg in secrets:
+        if arg in secrets:
             shown.append(MASK)
+        elif equals and value in secrets:
+            shown.append(f"{name}={MASK}")
         else:
-            shown.append(arg)
+            shown.append(inside.text(arg))
     return shown
 
 
@@ -126,11 +184,25 @@ def mask_headers(headers: dict[str, str], configured: Iterable[str] = ()) -> dic
     return masked
 
 
+def secret_forms(value: str) -> list[str]:
+    """The forms a secret may come back in: as configured, the token after its scheme word
+    (`Bearer X` comes back as `X`), and each of those percent-encoded."""
+    forms = [value, *SCHEME_TOKEN.findall(value)]
+    return list(dict.fromkeys([*forms, *(quote(form, safe="") for form in forms), *(quote_plus(f) for f in forms)]))
+
+
 class Redactor:
-    """Replaces every known secret value with the mask, in text and inside JSON-like data."""
+    """Replaces every known secret value with the mask, in text and inside JSON-like data, in each
+    form it may come back in (secret_forms)."""
 
     def __init__(self, secrets: Iterable[str] = ()):
-        values = {value for value in secrets if isinstance(value, str) and len(value) >= MIN_SECRET_LENGTH}
+        values = {
+            form
+            for value in secrets
+            if isinstance(value, str)
+            for form in secret_forms(value)
+            if len(form) >= MIN_SECRET_LENGTH
+        }
         # Longest first, so a secret that contains another is masked whole.
         self.values = sorted(values, key=len, reverse=True)
         self.pattern = re.compile("|".join(re.escape(value) for value in self.values)) if self.values else None
