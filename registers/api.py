@@ -96,10 +96,14 @@ def rows(request):
 @require_GET
 @cached_page
 def row(request, row_id: str):
-    found = selectors.row_by_id(row_id)
-    if found is None:
+    found = selectors.rows_by_id(row_id)
+    if not found:
         raise Http404(f"No loaded register has a row {row_id}.")
-    full = _rows([found.pk])[0]
+    if len(found) > 1:
+        choices = [{"register": row.register.slug, "url": row.get_absolute_url()} for row in found]
+        message = f"{len(found)} loaded registers have a row {row_id}"
+        return JsonResponse({"error": message, "status": 300, "choices": choices}, status=300)
+    full = _rows([found[0].pk])[0]
     claims = {note.host: note.state for note in full.host_notes.all()}
     items = probe_selectors.row_evidence(full.row_id, claims, row_host_views(full.row_id, claims))
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")

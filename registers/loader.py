@@ -46,6 +46,8 @@ class LoadReport:
     registers: list[str] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
     unchanged_registers: list[str] = field(default_factory=list)
+    #: {row ID: the slugs of the loaded registers that each have a row with it}, where more than one.
+    shared_ids: dict[str, list[str]] = field(default_factory=dict)
 
     def summary(self) -> str:
         return (
@@ -136,7 +138,17 @@ def load_registers(paths: list[Path], *, force: bool = False, require_fields: bo
     if docs:
         analyze_register_tables()
     report.registers = [slug_from_path(str(p)) for p, _ in files]
+    report.shared_ids = shared_row_ids()
     return report
+
+
+def shared_row_ids() -> dict[str, list[str]]:
+    """Row IDs that more than one loaded register uses, with those registers' slugs."""
+    shared: dict[str, list[str]] = {}
+    pairs = models.Row.objects.order_by("row_id", "register__slug").values_list("row_id", "register__slug")
+    for row_id, slug in pairs:
+        shared.setdefault(row_id, []).append(slug)
+    return {row_id: slugs for row_id, slugs in shared.items() if len(slugs) > 1}
 
 
 REGISTER_TABLES = (

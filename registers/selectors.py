@@ -174,9 +174,9 @@ def _neighbours(row: Row) -> dict:
     }
 
 
-def row_by_id(row_id: str) -> Row | None:
-    """Rows cite each other by ID across registers; IDs are unique across a register set."""
-    return Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title").first()
+def rows_by_id(row_id: str) -> list[Row]:
+    """Every loaded row with this ID, one per register that has it (most often one)."""
+    return list(Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title")[:50])
 
 
 def disagreements() -> dict:

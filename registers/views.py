@@ -81,10 +81,13 @@ def disagreements(request: HtmxHttpRequest):
 
 @require_GET
 def row_by_id(request: HtmxHttpRequest, row_id: str):
-    row = selectors.row_by_id(row_id)
-    if row is None:
+    rows = selectors.rows_by_id(row_id)
+    if not rows:
         raise Http404(f"No loaded register has a row {row_id}.")
-    return redirect(row.get_absolute_url())
+    if len(rows) == 1:
+        return redirect(rows[0].get_absolute_url())
+    # Two registers use the ID: say so rather than pick one of them.
+    return TemplateResponse(request, "registers/row_choice.html", {"row_id": row_id, "rows": rows}, status=300)
 
 
 @require_GET

@@ -201,3 +201,24 @@ def test_a_file_that_is_not_utf8_names_its_line(tmp_path, db):
     line = text[: text.index("a `text` thing")].count("\n") + 1
     with pytest.raises(RegisterLoadError, match=rf"latin\.md:{line}: not UTF-8 text \(invalid continuation byte"):
         load_registers([path])
+
+
+def test_a_row_id_in_two_registers_is_reported_and_its_link_names_both(tmp_path, db, client):
+    """Issue 21 row 7: /rows/<ID>/ used to open whichever register sorted first."""
+    (tmp_path / "first.md").write_text(register_text(2))
+    (tmp_path / "second.md").write_text(register_text(2).replace("TT-02", "UU-02"))
+    out, err = StringIO(), StringIO()
+    call_command("load_registers", str(tmp_path), stdout=out, stderr=err)
+    assert "row ID TT-01 is in 2 registers (first, second): /rows/TT-01/ lists them" in err.getvalue()
+    assert "TT-02" not in err.getvalue()
+    assert "UU-02" not in err.getvalue()
+    page = client.get("/rows/TT-01/")
+    assert page.status_code == 300
+    text = page.content.decode()
+    assert "TT-01 is in 2 registers" in text
+    for slug in ("first", "second"):
+        assert f'href="/registers/{slug}/TT-01/"' in text
+    api = client.get("/api/v1/rows/TT-01/")
+    assert api.status_code == 300
+    assert [choice["register"] for choice in api.json()["choices"]] == ["first", "second"]
+    assert client.get("/rows/UU-02/").status_code == 302, "an ID of one register still opens its row"

@@ -189,22 +189,57 @@ def test_unknown_label_kept_as_other():
     ]
 
 
-def test_recoverable_oddities_become_warnings():
+def test_rows_that_would_load_without_their_section_or_cells_fail_unless_drafts_are_allowed():
+    """Issue 21 row 7: a table row without its section loaded with none of its eight fields, a
+    section without its table row with no status, labels or revision cells; both are errors now,
+    warnings only for a draft (`require_fields=False`, `--allow-missing-fields`)."""
     text = register_text(3)
-    # A table row without a section: drop TT-02's section.
     start = text.index("## TT-02")
     end = text.index("## TT-03")
     without_section = text[:start] + text[end:]
-    doc = parse_register(without_section, "x.md")
+    table_line = text.split("\n").index(next(line for line in text.split("\n") if line.startswith("| TT-02 "))) + 1
+    with pytest.raises(RegisterParseError) as raised:
+        parse_register(without_section, "x.md")
+    assert str(raised.value) == (
+        f"x.md:{table_line}: table row TT-02 has no `## TT-02` section (every row needs its section)"
+    )
+    doc = parse_register(without_section, "x.md", require_fields=False)
     assert [r.row_id for r in doc.rows] == ["TT-01", "TT-02", "TT-03"]
     assert any("TT-02 has no `## TT-02` section" in w.message for w in doc.warnings)
 
-    # A section without a table row.
     lines = text.split("\n")
     no_row = "\n".join(line for line in lines if not line.startswith("| TT-03 "))
-    doc = parse_register(no_row, "x.md")
+    with pytest.raises(RegisterParseError, match="section TT-03 has no row in the summary table"):
+        parse_register(no_row, "x.md")
+    doc = parse_register(no_row, "x.md", require_fields=False)
     assert [r.row_id for r in doc.rows] == ["TT-01", "TT-02", "TT-03"]
     assert any("section TT-03 has no row in the summary table" in w.message for w in doc.warnings)
+
+
+def test_a_register_cut_in_the_middle_of_a_section_fails_naming_the_row():
+    text = register_text(3)
+    middle = text.index("## TT-02")
+    cut = text[: text.index("\n", text.index("- **", middle)) + 1]
+    with pytest.raises(RegisterParseError, match="TT-02 has no"):
+        parse_register(cut, "cut.md")
+
+
+@pytest.mark.parametrize(
+    "separator",
+    ["| --- | --- |", "| --- | --- | --- | --- | --- | --- | --- | x |", "| text | --- |", ""],
+    ids=["too-few-cells", "a-cell-that-is-no-dashes", "words", "missing"],
+)
+def test_a_summary_table_whose_separator_row_does_not_parse_fails(separator):
+    text = register_text(2)
+    lines = text.split("\n")
+    header = next(index for index, line in enumerate(lines) if line.startswith("| ID |"))
+    width = len(lines[header + 1].strip().strip("|").split("|"))
+    if separator.endswith("x |"):
+        separator = "|" + " --- |" * (width - 1) + " x |"
+    lines[header + 1 : header + 2] = [separator] if separator else []
+    with pytest.raises(RegisterParseError) as raised:
+        parse_register("\n".join(lines), "sep.md")
+    assert str(raised.value).startswith(f"sep.md:{header + 2}: expected the table's separator row"), str(raised.value)
 
 
 def test_ambiguity_is_refused_naming_both_lines():

@@ -194,8 +194,9 @@ def test_duplicate_ids_and_rows_without_a_section_are_reported():
     assert finding.line > 1
     assert finding.row == "", "a parse failure is the file's, not a row's"
     no_section = text[: text.index("## TT-02")].rstrip("\n") + "\n"
-    found = codes(lint.lint_text(no_section, "cut.md"))
-    assert found == [("warning", "TT-02", "structure")]
+    [finding] = lint.lint_text(no_section, "cut.md")
+    assert (finding.severity, finding.code) == ("error", "parse"), "a row that would load with no fields"
+    assert "TT-02 has no `## TT-02` section" in finding.message
     first, second = text.index("## TT-01"), text.index("## TT-02")
     swapped = text[:first] + text[second:].rstrip("\n") + "\n\n" + text[first:second]
     [finding] = [f for f in lint.lint_text(swapped, "swapped.md") if f.code == "structure"]

@@ -33,6 +33,7 @@ from .grammar import (
 from .rows import merge
 
 _TABLE_MD = MarkdownIt("commonmark").enable("table")
+SEPARATOR_CELL = re.compile(r"^\s*:?-+:?\s*$")
 
 
 def looks_like_register(text: str) -> bool:
@@ -200,6 +201,12 @@ class _Reader:
         header = _escaped_split(block[0])
         if tuple(header) != expected:
             raise self.error(start, "expected the table header `| " + " | ".join(expected) + " |`")
+        separator = _escaped_split(block[1])
+        if len(separator) != len(expected) or not all(SEPARATOR_CELL.match(cell) for cell in separator):
+            # Without it the table is no table: every row's cells would load blank.
+            raise self.error(
+                start + 1, f"expected the table's separator row `|{' --- |' * len(expected)}` ({len(expected)} cells)"
+            )
         for offset, line in enumerate(block[2:], start=2):
             cells = _escaped_split(line)
             if len(cells) != len(expected):

@@ -58,11 +58,19 @@ def merge(
         seen[row_id] = table_row["line"]
         section = by_id.get(row_id)
         if section is None:
-            warnings.append(ParseWarning(table_row["line"], f"table row {row_id} has no `## {row_id}` section"))
+            message = f"table row {row_id} has no `## {row_id}` section"
+            if require_fields:
+                # Loaded, it would be a row with none of its eight fields: a register cut short.
+                raise RegisterParseError("", table_row["line"], message + " (every row needs its section)")
+            warnings.append(ParseWarning(table_row["line"], message))
         rows.append(_build_row(row_id, len(rows) + 1, table_row, section, warnings, subject, require_fields))
     for section in sections:
         if section["id"] not in seen and by_id.get(section["id"]) is section:
-            warnings.append(ParseWarning(section["line"], f"section {section['id']} has no row in the summary table"))
+            message = f"section {section['id']} has no row in the summary table"
+            if require_fields:
+                # Loaded, it would have no status, labels or revision cells.
+                raise RegisterParseError("", section["line"], message + " (every section needs its table row)")
+            warnings.append(ParseWarning(section["line"], message))
             seen[section["id"]] = section["line"]
             rows.append(_build_row(section["id"], len(rows) + 1, None, section, warnings, subject, require_fields))
     table_order = [r["cells"][0] for r in table_rows]

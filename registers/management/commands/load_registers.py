@@ -35,3 +35,10 @@ class Command(BaseCommand):
             for slug in report.unchanged_registers:
                 self.stdout.write(f"unchanged: {slug}")
         self.stdout.write(self.style.SUCCESS(report.summary()))
+        for row_id, slugs in report.shared_ids.items():
+            self.stderr.write(
+                self.style.WARNING(
+                    f"warning: row ID {row_id} is in {len(slugs)} registers ({', '.join(slugs)}): "
+                    f"/rows/{row_id}/ lists them instead of opening one"
+                )
+            )
