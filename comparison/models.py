@@ -284,8 +284,6 @@ class ProbeSchedule(models.Model):
     cron). One tick is pending at a time: a worker that was down for many intervals runs the
     missed slot once, then schedules the next one an interval later."""
 
-    MIN_SECONDS = 1
-
     target = models.OneToOneField(ProbeTarget, on_delete=models.CASCADE, related_name="schedule")
     every_seconds = models.PositiveIntegerField(default=86_400, help_text="Seconds between runs (86400: daily).")
     revisions = models.JSONField(default=list, blank=True, help_text="Revisions to probe; empty for every one.")
@@ -301,8 +299,14 @@ class ProbeSchedule(models.Model):
         return f"every {self.every_seconds} s: {self.target}"
 
     def clean(self) -> None:
-        if self.every_seconds < self.MIN_SECONDS:
-            raise ValidationError({"every_seconds": f"At least {self.MIN_SECONDS} s."})
+        minimum = settings.SCHEDULE_MIN_SECONDS
+        if self.every_seconds < minimum:
+            raise ValidationError(
+                {
+                    "every_seconds": f"At least {minimum:.0f} s (MCP_COMPARE_SCHEDULE_MIN_SECONDS): each run writes "
+                    "its results and empties the page cache."
+                }
+            )
         for name in ("revisions", "scenarios"):
             value = getattr(self, name)
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):

@@ -33,6 +33,7 @@ from .probes.control import CANCELLED, RunControl
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, run_probe
 from .probes.scenarios import suite
+from .retention import prune_scheduled_runs
 from .run_changes import record_changes
 
 logger = logging.getLogger(__name__)
@@ -325,6 +326,10 @@ def execute_run(run_id: int) -> None:
     )
     if finished:
         retry_transient(lambda: record_changes(run), what=f"run {run.pk}: changes since the previous run")
+        if run.schedule_id:
+            retry_transient(
+                lambda: prune_scheduled_runs(target_id=run.target_id), what=f"run {run.pk}: prune scheduled runs"
+            )
     retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
 
 

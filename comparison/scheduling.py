@@ -9,6 +9,7 @@ import logging
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.tasks import default_task_backend
 from django.utils import timezone
@@ -60,7 +61,9 @@ def fire(*, schedule_id: int, token: str) -> str:
     except RunRefused as refused:
         message = f"skipped: {refused}"
     ProbeSchedule.objects.filter(pk=schedule.pk).update(last_message=message[:500])
-    arm(schedule=schedule, at=now + timedelta(seconds=schedule.every_seconds))
+    # The minimum holds for a schedule written around the admin's form too.
+    interval = max(schedule.every_seconds, settings.SCHEDULE_MIN_SECONDS)
+    arm(schedule=schedule, at=now + timedelta(seconds=interval))
     return message
 
 

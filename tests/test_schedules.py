@@ -21,7 +21,12 @@ RUNS = "SELECT id, status, schedule_id, previous_run_id, changes FROM comparison
 
 
 def test_a_schedule_fires_twice_under_a_real_worker_and_records_the_change_list(lane_database, tmp_path):
-    env = {"DATABASE_URL": lane_database, "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend"}
+    env = {
+        "DATABASE_URL": lane_database,
+        "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend",
+        # Two ticks within the test: the minimum interval is lowered for it.
+        "MCP_COMPARE_SCHEDULE_MIN_SECONDS": "1",
+    }
     code = (
         "from comparison.probing import ensure_builtin_target; from comparison.models import ProbeSchedule; "
         "from comparison.scheduling import arm; "
@@ -40,7 +45,12 @@ def test_a_schedule_fires_twice_under_a_real_worker_and_records_the_change_list(
         )
         manage("shell", "-c", update, env=env)
         second = wait_for(
-            lambda: [r for r in lane_db.query(lane_database, RUNS) if r[1] == "done" and r[0] != first[0]],
+            # Done, and its change list written (a moment after it turns done).
+            lambda: [
+                r
+                for r in lane_db.query(lane_database, RUNS)
+                if r[1] == "done" and r[0] != first[0] and r[3] is not None
+            ],
             60,
             "a second scheduled run",
         )[0]
@@ -122,3 +132,40 @@ def test_the_target_and_run_pages_say_what_changed_since_the_last_run(db, client
     unchanged = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text"])
     unchanged.refresh_from_db()
     assert unchanged.changes == [], "the fixture answers the same twice"
+
+
+def test_a_schedule_below_the_minimum_interval_is_refused_and_never_ticks_faster(db, deferring, admin_client):
+    """Issue 21 row 8: a schedule every 1 s was accepted (about 45 full runs a minute)."""
+    target = ensure_builtin_target()
+    response = admin_client.post(
+        "/admin/comparison/probeschedule/add/",
+        {"target": target.pk, "every_seconds": "1", "revisions": "[]", "scenarios": "[]", "enabled": "on"},
+    )
+    assert response.status_code == 200, "the form comes back with the error"
+    assert "At least 300 s (MCP_COMPARE_SCHEDULE_MIN_SECONDS)" in response.content.decode()
+    assert not ProbeSchedule.objects.exists()
+    # One written around the form still ticks no faster than the minimum.
+    schedule = ProbeSchedule.objects.create(target=target, every_seconds=1, scenarios=["text"])
+    arm(schedule=schedule)
+    fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token)
+    schedule.refresh_from_db()
+    assert 290 < (schedule.next_run_at - timezone.now()).total_seconds() <= 300
+
+
+def test_the_worker_keeps_the_newest_scheduled_runs_and_every_run_started_by_hand(db, settings):
+    from comparison.probing import execute_run
+
+    settings.SCHEDULE_KEEP_RUNS = 3
+    target = ensure_builtin_target()
+    schedule = ProbeSchedule.objects.create(target=target, every_seconds=3600)
+    old = [
+        ProbeRun.objects.create(target=target, schedule=schedule, status=ProbeRun.DONE, total=0).pk for _ in range(4)
+    ]
+    by_hand = ProbeRun.objects.create(target=target, status=ProbeRun.DONE, total=0).pk
+    newest = ProbeRun.objects.create(
+        target=target, schedule=schedule, revisions=["2025-06-18"], scenarios=["text"], total=1
+    )
+    execute_run(newest.pk)
+    kept = set(ProbeRun.objects.values_list("pk", flat=True))
+    assert kept == {old[2], old[3], newest.pk, by_hand}, "the newest three scheduled runs, and the one by hand"
+    assert newest.results.count() == 1
