@@ -15,7 +15,9 @@ class ComparisonConfig(AppConfig):
     def ready(self) -> None:
         # Row pages and exports show probe results: a saved result, or a run that changes status,
         # is new data for them.
-        from . import models
+        from . import login_throttle, models
+
+        login_throttle.connect()
 
         for model in (models.ProbeTarget, models.ProbeRun, models.ProbeResult):
             post_save.connect(_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")

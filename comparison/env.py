@@ -111,3 +111,9 @@ DB_POOL_MAX = int(text("MCP_COMPARE_DB_POOL_MAX", "2"))
 #: Serve static files from collectstatic's manifest (hashed names, compressed); scripts/start.sh
 #: sets it for collectstatic, and a manifest once written turns it on.
 STATIC_MANIFEST = flag("MCP_COMPARE_STATIC_MANIFEST", False)
+
+#: Login throttling: this many failed log-ins for one user name, or from one address, within the
+#: lockout period lock it for that period.
+LOGIN_FAILURES_PER_USER = int(text("MCP_COMPARE_LOGIN_FAILURES_PER_USER", "5"))
+LOGIN_FAILURES_PER_ADDRESS = int(text("MCP_COMPARE_LOGIN_FAILURES_PER_ADDRESS", "20"))
+LOGIN_LOCKOUT_SECONDS = seconds("MCP_COMPARE_LOGIN_LOCKOUT", 900)

@@ -10,6 +10,7 @@ from registers.vocabulary import HOST_NAMES, PROBE_VERDICTS
 
 from . import reports
 from .charts import Chart
+from .http import export_policy
 from .probes.multicompare import Comparison
 
 COMPARISON_FORMATS = {
@@ -40,4 +41,4 @@ def comparison_response(found: Comparison, fmt: str, charts: list[Chart]) -> Htt
     response = HttpResponse(body, content_type=COMPARISON_FORMATS[fmt])
     runs = "-".join(str(column.run_id) for column in found.columns)
     response["Content-Disposition"] = f'attachment; filename="mcp-compare-runs-{runs}.{fmt}"'
-    return response
+    return export_policy(response)

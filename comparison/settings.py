@@ -6,6 +6,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.management.utils import get_random_secret_key
+from django.utils.csp import CSP
 
 from comparison import env
 
@@ -42,6 +43,7 @@ MIDDLEWARE = [
     "comparison.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "comparison.middleware.DatabaseTimeoutMiddleware",
 ]
@@ -136,12 +138,40 @@ CACHES = {
     }
 }
 
+AUTHENTICATION_BACKENDS = ["comparison.login_throttle.ThrottledModelBackend"]
+#: Failed log-ins that lock a user name, or an address, for LOGIN_LOCKOUT_SECONDS (the admin's too).
+LOGIN_FAILURES_PER_USER = env.LOGIN_FAILURES_PER_USER
+LOGIN_FAILURES_PER_ADDRESS = env.LOGIN_FAILURES_PER_ADDRESS
+LOGIN_LOCKOUT_SECONDS = env.LOGIN_LOCKOUT_SECONDS
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "registers:row_list"
 LOGOUT_REDIRECT_URL = "registers:row_list"
 REGISTER_DIRS = env.REGISTER_DIRS
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Every page: scripts and styles from our own static files only (htmx and its handlers included: no
+# inline script, no eval, no inline style), images of our own or data: URLs (inline SVG charts are
+# markup, not images), no plugins, no framing, forms posting only here.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+#: The self-contained HTML exports carry their CSS inline (they are made to be opened as files);
+#: served, they still run no script.
+EXPORT_CSP = {
+    "default-src": [CSP.NONE],
+    "style-src": [CSP.UNSAFE_INLINE],
+    "img-src": ["data:"],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.NONE],
+}
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 

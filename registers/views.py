@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from comparison.http import HtmxHttpRequest, partial
+from comparison.http import HtmxHttpRequest, export_policy, partial
 
 from . import exporting, filters, selectors, services
 from .models import Register
@@ -98,4 +98,4 @@ def export(request: HtmxHttpRequest, fmt: str) -> StreamingHttpResponse:
     chunks = exporting.export_chunks(fmt, filters.parse(request.GET))
     response = StreamingHttpResponse(chunks, content_type=exporting.CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="mcp-compare-rows.{fmt}"'
-    return response
+    return export_policy(response)

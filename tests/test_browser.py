@@ -56,8 +56,15 @@ def page(browser, live_server):
     context = browser.new_context(base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    # Every browser test is also a check of the Content-Security-Policy (issue 21, row 11):
+    # Chromium reports each refused script, style or eval on the console.
+    refused: list[str] = []
+    page.on(
+        "console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None
+    )
     yield page
     context.close()
+    assert refused == [], "the pages break their own Content-Security-Policy"
 
 
 def visible_row_ids(page) -> list[str]:
@@ -152,6 +159,16 @@ def test_playground_shows_each_host_side_by_side(page):
     assert '"type": "image"' in cloudflare
     assert "not all text: the script gets the whole result object" in cloudflare
     assert page.url.endswith("/playground/"), "the form posts in place, no navigation"
+
+
+def test_the_playground_shows_the_servers_error_in_place_under_the_policy(page):
+    """The 400 answer's message is swapped in by a static script (no hx-on: the policy allows no eval)."""
+    page.goto("/playground/?example=" + "text")
+    page.fill("#result", '{"content": [')
+    page.get_by_role("button", name="Show host views").click()
+    alert = page.locator("#views [role=alert]")
+    alert.wait_for()
+    assert alert.inner_text().startswith("Not valid JSON")
 
 
 def test_log_in_run_a_probe_and_open_a_result(page, live_server):

@@ -1,0 +1,97 @@
+"""Hardening (issue 21, rows 9–11): a 404 page that says only what was not found, a
+Content-Security-Policy that every page keeps, and login throttling on both log-in pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from tests.conftest import PROJECT
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "right-pw-12345"
+
+
+def test_a_404_says_what_was_not_found_and_nothing_of_the_url_table(client):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    text = response.content.decode()
+    assert "There is nothing at <code>/no/such/page/</code>." in text
+    # What Django's resolver message carried: every pattern it tried and the URLconf's module path.
+    for leak in ("api/v1/", "comparison.urls", "registers.urls", "tried", str(PROJECT), "URLconf", "<int:pk>", "<str:"):
+        assert leak not in text, leak
+    assert "No loaded register has a row NOPE-1." in client.get("/rows/NOPE-1/").content.decode()
+
+
+PAGES = ["/", "/matrix/", "/registers/", "/disagreements/", "/playground/", "/probes/", "/accounts/login/"]
+
+
+def test_every_page_carries_a_policy_without_inline_script_or_eval(loaded, client):
+    for url in [*PAGES, "/no/such/page/"]:
+        policy = client.get(url)["Content-Security-Policy"]
+        directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+        assert directives["script-src"] == "'self'", url
+        assert directives["style-src"] == "'self'", url
+        assert directives["object-src"] == "'none'"
+        assert directives["frame-ancestors"] == "'none'"
+        assert "unsafe" not in policy, url
+
+
+def test_the_html_export_is_served_with_its_own_policy(loaded, client):
+    policy = client.get("/export.html")["Content-Security-Policy"]
+    assert "style-src 'unsafe-inline'" in policy
+    assert "default-src 'none'" in policy
+    assert "script" not in policy, "no script may run in an export"
+
+
+def test_no_template_needs_inline_script_inline_style_or_eval():
+    """What the policy would block, caught before a browser sees it."""
+    offences = []
+    for template in (PROJECT / "templates").rglob("*.html"):
+        if template.parts[-2] == "reports":  # exports: inline CSS by design, served with their own policy
+            continue
+        text = template.read_text()
+        for pattern in (r"<script(?![^>]*\bsrc=)[^>]*>", r"\bhx-on", r"\son[a-z]+=", r'\sstyle="', r"<style"):
+            offences += [f"{template.name}: {match}" for match in re.findall(pattern, text)]
+    assert offences == []
+
+
+@pytest.fixture
+def user(db):
+    return User.objects.create_user("alice", password=PASSWORD)
+
+
+def log_in(client, username: str, password: str, path: str = "/accounts/login/", address: str = "198.51.100.7"):
+    return client.post(path, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_five_wrong_passwords_lock_the_name_even_against_the_right_one(client, user, settings):
+    settings.LOGIN_FAILURES_PER_USER, settings.LOGIN_FAILURES_PER_ADDRESS = 5, 20
+    for _ in range(5):
+        assert log_in(client, "alice", "wrong").status_code == 200
+    locked = log_in(client, "alice", PASSWORD)
+    assert locked.status_code == 429
+    assert "Too many failed log-ins" in locked.content.decode()
+    assert 0 < int(locked["Retry-After"]) <= settings.LOGIN_LOCKOUT_SECONDS
+    assert "_auth_user_id" not in client.session
+    # The admin's own login page is throttled as well: the backend refuses the name.
+    admin = log_in(client, "alice", PASSWORD, path="/admin/login/")
+    assert "_auth_user_id" not in client.session
+    assert admin.status_code == 200
+    # Another user from another address is not held up.
+    User.objects.create_user("bob", password=PASSWORD)
+    assert log_in(client, "bob", PASSWORD, address="203.0.113.9").status_code == 302
+
+
+def test_one_address_trying_many_names_is_locked_and_a_success_clears_the_names_count(client, user, settings):
+    settings.LOGIN_FAILURES_PER_USER, settings.LOGIN_FAILURES_PER_ADDRESS = 3, 6
+    for _ in range(2):
+        log_in(client, "alice", "wrong")
+    assert log_in(client, "alice", PASSWORD).status_code == 302, "two failures lock nothing"
+    client.logout()
+    for n in range(6):
+        log_in(client, f"guess-{n}", "wrong", address="192.0.2.50")
+    assert log_in(client, "alice", PASSWORD, address="192.0.2.50").status_code == 429
+    assert log_in(client, "alice", PASSWORD, address="192.0.2.51").status_code == 302, "the name itself is not locked"
