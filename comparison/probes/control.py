@@ -16,6 +16,8 @@ class Abortable(Protocol):
 
 
 CANCELLED = "not probed: the run was cancelled"
+#: The longest a stop waits for one transport to be cut (a process tree killed and reaped).
+CUT_SECONDS = 15.0
 
 
 def deadline_passed(seconds: float) -> str:
@@ -50,8 +52,12 @@ class RunControl:
             self.reason = reason
             self._stopped.set()
             cut = list(self._open)
-        for transport in cut:
-            transport.abort()
+        # All at once: ending one target's processes must not wait on another's.
+        cutters = [threading.Thread(target=transport.abort, daemon=True) for transport in cut]
+        for cutter in cutters:
+            cutter.start()
+        for cutter in cutters:
+            cutter.join(CUT_SECONDS)
 
     def check_deadline(self) -> bool:
         """Stop the run if its deadline passed; whether it is stopped."""

@@ -123,17 +123,17 @@ class StdioTransport:
                 except BlockingIOError:
                     continue
 
-    def close(self) -> None:
-        """End every process of the target, then the pipes. Safe from any thread, any number of
-        times; bounded in time whatever the processes do."""
+    def close(self, *, grace: float = 2.0) -> None:
+        """End every process of the target (SIGTERM, `grace` seconds, SIGKILL), then the pipes.
+        Safe from any thread, any number of times; bounded in time whatever the processes do."""
         with self._close_lock:
             if self._closed:
                 return
             self._closed = True
             self.closing.set()
-            killed = process_tree.end_tree(self.process, self.mark)
+            killed = process_tree.end_tree(self.process, self.mark, grace=grace)
             if killed:
-                logger.info("stdio target %s: %d process(es) killed after SIGTERM", self.process.pid, killed)
+                logger.info("stdio target %s: %d process(es) had to be killed", self.process.pid, killed)
             self.reader.join(timeout=POLL_SECONDS * 5)
             for stream in (self.process.stdin, self.process.stdout):
                 try:
@@ -149,7 +149,9 @@ class StdioTransport:
         except queue.Full:
             pass
 
-    abort = close
+    def abort(self) -> None:
+        """The run stopped (Cancel, its deadline): no grace, the processes are killed now."""
+        self.close(grace=0.0)
 
     def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
         record = Exchange(message.get("method", ""), message, framing="stdio")
