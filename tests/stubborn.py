@@ -9,6 +9,8 @@ in the ways that used to hold a worker. Standard library only.
           open; the server itself ignores SIGTERM too (so only SIGKILL ends either)
 --hold    every tools/call is held open: no answer over stdio; over HTTP an SSE stream of
           keep-alive comments every second (keepalive) or one byte a second (drip)
+--envelope POLICY  every tools/call fails (isError) with an mcp-error/1 envelope naming POLICY
+          (`-`: naming none)
 --echo    each tools/call answers with the process's argv, its SECRET_* environment and the bearer
           token of its request, plain and percent-encoded (over HTTP, from the Authorization header)
 
@@ -64,6 +66,12 @@ def answer(message: dict, options: argparse.Namespace, token: str = "") -> dict 
         return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}}
     if method == "tools/call" and options.hold:
         return None
+    if method == "tools/call" and options.envelope:
+        envelope = {"schema": "mcp-error/1", "code": "quota", "policy": options.envelope, "text": "over quota"}
+        if options.envelope == "-":  # an envelope that names no policy
+            del envelope["policy"]
+        content = [{"type": "text", "text": json.dumps(envelope)}]
+        return {"jsonrpc": "2.0", "id": rid, "result": {"content": content, "isError": True}}
     if method == "prompts/get":
         content = {"type": "text", "text": "fine"}
         return {"jsonrpc": "2.0", "id": rid, "result": {"messages": [{"role": "user", "content": content}]}}
@@ -154,6 +162,7 @@ def main() -> None:
     parser.add_argument("--orphan", action="store_true")
     parser.add_argument("--hold", nargs="?", const="keepalive", choices=["keepalive", "drip"])
     parser.add_argument("--echo", action="store_true")
+    parser.add_argument("--envelope", metavar="POLICY", help="every call fails with an mcp-error/1 envelope")
     # Stand-ins for the credentials proxies take on their command lines; echoed, never used.
     parser.add_argument("--token")
     parser.add_argument("--headers", nargs=2, action="append")

@@ -1,0 +1,126 @@
+"""Promises a reviewer could break one at a time without any test failing (issue 22), each pinned
+by what a user sees: the fail-closed policy on the audit page, a run's status on the API after
+its last result, the lint's `removes` against a deprecated Where cell, every API endpoint refusing
+every write method, and the order of verdicts a baseline gates on."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from django.urls import URLPattern, reverse
+
+from comparison import api_urls
+from comparison.models import ProbeRun, ProbeTarget
+from comparison.probing import start_run
+from registers import lint
+from tests.processes import PROJECT, free_port, server
+from tests.test_unseen_registers import with_row
+
+pytestmark = pytest.mark.django_db
+
+
+def envelope_target(policy: str) -> ProbeTarget:
+    command = [sys.executable, "-m", "tests.stubborn", "--stdio", "--envelope", policy]
+    return ProbeTarget.objects.create(name=f"envelope {policy}", transport="stdio", command=command)
+
+
+@pytest.mark.parametrize(("named", "shown"), [("reboot-the-moon", "escalate"), ("retry", "retry"), ("-", "escalate")])
+def test_an_envelope_that_names_an_unknown_policy_is_read_as_escalate(client, named, shown):
+    """The failure-gap article's fail-closed rule: a policy the product does not know escalates."""
+    run = start_run(target=envelope_target(named), revisions=["2025-06-18"], scenarios=["auth-failure"])
+    page = client.get(f"/probes/runs/{run.pk}/audit/", {"consumer": "proxy output", "coordinate": "P"})
+    text = page.content.decode()
+    assert f'<strong>{shown}</strong> <span class="muted">(from the envelope)</span>' in text, text[-3000:]
+
+
+def test_the_api_says_done_once_the_run_ends_whatever_it_cached_after_the_last_result(client, monkeypatch):
+    """A run's end changes the data version: a run cached as "running" after its last result must
+    not outlive the run."""
+    from comparison import probing
+
+    target = probing.ensure_builtin_target()
+    run = ProbeRun.objects.create(
+        target=target, revisions=["2025-06-18"], scenarios=["text", "audio"], total=2, status=ProbeRun.QUEUED
+    )
+    url = f"/api/v1/runs/{run.pk}/"
+    seen = []
+    save = probing._save_result
+
+    def save_then_look(run_, data):
+        save(run_, data)
+        seen.append(client.get(url).json()["status"])  # cached now, after this result
+
+    monkeypatch.setattr(probing, "_save_result", save_then_look)
+    probing.execute_run(run.pk)
+    assert seen == ["running", "running"]
+    answer = client.get(url)
+    assert answer.json()["status"] == "done"
+    assert answer.json()["done"] == 2
+
+
+def test_removes_beside_a_deprecated_where_cell_is_a_contradiction():
+    [finding] = lint.lint_text(with_row("`2025-06-18 removes` | `25-06 dep`"), "one.md")
+    assert (finding.severity, finding.row, finding.code) == ("error", "TT-01", "contradiction")
+    assert finding.message == (
+        "label `2025-06-18 removes` contradicts the Where cell, which says 25-06 has it (deprecated)"
+    )
+
+
+#: A value for each path parameter the API's URL table uses; a new parameter fails the test below
+#: until it has one, so a new endpoint cannot escape the write test.
+SAMPLES = {"slug": "content-types", "row_id": "CT-01", "pk": None}
+
+
+def api_urls_to_try(run: ProbeRun) -> list[str]:
+    urls = []
+    for pattern in api_urls.urlpatterns:
+        assert isinstance(pattern, URLPattern), f"{pattern!r}: the write test reads plain paths only"
+        names = list(pattern.pattern.converters)
+        missing = [name for name in names if name not in SAMPLES]
+        assert not missing, f"api:{pattern.name} takes {missing}: add a sample to SAMPLES"
+        kwargs = {name: SAMPLES[name] for name in names}
+        if "pk" in kwargs:
+            kwargs["pk"] = {"target": run.target_id, "run": run.pk}.get(pattern.name, run.results.first().pk)
+        urls.append(reverse(f"api:{pattern.name}", kwargs=kwargs))
+    return urls
+
+
+def test_every_api_endpoint_refuses_every_write_method(loaded, client, admin_client):
+    run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
+    urls = api_urls_to_try(run)
+    assert len(urls) == len(api_urls.urlpatterns) == 12
+    for url in urls:
+        assert client.get(url).status_code in (200, 300), url
+        for who in (client, admin_client):
+            for method in ("post", "put", "patch", "delete"):
+                response = getattr(who, method)(url)
+                assert response.status_code == 405, (url, method, response.status_code)
+                allowed = {method.strip() for method in response["Allow"].split(",")}
+                assert allowed <= {"GET", "HEAD", "OPTIONS"}, (url, response["Allow"])
+
+
+def test_a_cell_that_moves_from_invalid_to_changed_is_a_baseline_regression(tmp_path):
+    """Outside the peer lane: the order of verdicts the baseline gate reads (invalid for revision is
+    better than changed by proxy)."""
+    baseline = tmp_path / "proxy.baseline"
+    baseline.write_text("unknown-type@2025-06-18: invalid for revision\n")
+    port = free_port()
+    with server([sys.executable, "-m", "tests.stubborn", "--port", str(port)], port):
+        # The stubborn target answers "fine" where the fixture sends an unknown block type.
+        probe = subprocess.run(
+            [
+                *(sys.executable, "manage.py", "probe", "--url", f"http://127.0.0.1:{port}/mcp", "--upstream-fixture"),
+                *("--scenarios", "unknown-type", "--revisions", "2025-06-18", "--baseline", str(baseline)),
+            ],
+            cwd=PROJECT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert probe.returncode == 1, probe.stdout + probe.stderr
+    assert "regression: unknown-type@2025-06-18: invalid for revision → changed by proxy" in probe.stderr
+    assert re.search(r"1 regression\(s\)", probe.stdout + probe.stderr)
