@@ -44,19 +44,24 @@ def test_a_schedule_fires_twice_under_a_real_worker_and_records_the_change_list(
             "from comparison.models import ProbeSchedule; ProbeSchedule.objects.update(scenarios=['text', 'audio'])"
         )
         manage("shell", "-c", update, env=env)
-        # A tick may already have started a run before the update: the first run created after it
-        # is the one with the new scenario, compared with the run just before it.
-        updated_after = max(r[0] for r in lane_db.query(lane_database, RUNS))
-        second = wait_for(
+
+        # A tick that read the schedule before the update may still start a run after it: the run
+        # to look at is the first whose own scenarios include the new one, compared with the run
+        # before it.
+        def first_with_audio():
+            with_audio = [
+                pk
+                for pk, scenarios in lane_db.query(lane_database, "SELECT id, scenarios FROM comparison_proberun")
+                if "audio" in (scenarios if isinstance(scenarios, list) else json.loads(scenarios))
+            ]
+            runs = {r[0]: r for r in lane_db.query(lane_database, RUNS)}
+            if not with_audio:
+                return None
+            run = runs[min(with_audio)]
             # Done, and its change list written (a moment after it turns done).
-            lambda: [
-                r
-                for r in lane_db.query(lane_database, RUNS)
-                if r[1] == "done" and r[0] > updated_after and r[3] is not None
-            ],
-            60,
-            "a scheduled run after the update",
-        )[0]
+            return run if run[1] == "done" and run[3] is not None else None
+
+        second = wait_for(first_with_audio, 60, "the first scheduled run with the new scenario")
         before = max(r[0] for r in lane_db.query(lane_database, RUNS) if r[0] < second[0] and r[1] == "done")
     assert first[2] is not None
     assert second[2] == first[2], "both runs belong to the schedule"
