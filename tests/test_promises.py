@@ -91,7 +91,7 @@ def api_urls_to_try(run: ProbeRun) -> list[str]:
 def test_every_api_endpoint_refuses_every_write_method(loaded, client, admin_client):
     run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
     urls = api_urls_to_try(run)
-    assert len(urls) == len(api_urls.urlpatterns) == 12
+    assert len(urls) == len(api_urls.urlpatterns)
     for url in urls:
         assert client.get(url).status_code in (200, 300), url
         for who in (client, admin_client):
