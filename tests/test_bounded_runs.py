@@ -179,3 +179,22 @@ def test_a_run_control_cuts_transports_opened_after_it_stopped():
     assert RunControl(None).check_deadline() is False
     ticks = iter([0.0, 5.0])
     assert RunControl(4.0, clock=lambda: next(ticks)).check_deadline() is True
+
+
+def test_a_stop_does_not_wait_for_ever_on_a_transport_that_will_not_be_cut(monkeypatch):
+    from comparison.probes import control as control_module
+
+    monkeypatch.setattr(control_module, "CUT_SECONDS", 0.2)
+    release = threading.Event()
+
+    class Stuck:
+        def abort(self):
+            release.wait(30)
+
+    control = RunControl()
+    stopper = threading.Thread(target=lambda: control.stop(CANCELLED), daemon=True)
+    with control.tracking(Stuck()):
+        stopper.start()
+        stopper.join(10)
+    release.set()
+    assert not stopper.is_alive(), "the stop gave up on the stuck transport"

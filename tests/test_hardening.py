@@ -95,3 +95,64 @@ def test_one_address_trying_many_names_is_locked_and_a_success_clears_the_names_
         log_in(client, f"guess-{n}", "wrong", address="192.0.2.50")
     assert log_in(client, "alice", PASSWORD, address="192.0.2.50").status_code == 429
     assert log_in(client, "alice", PASSWORD, address="192.0.2.51").status_code == 302, "the name itself is not locked"
+
+
+def test_a_404_is_a_whole_page_and_cuts_long_paths_and_messages_at_300_characters(client):
+    long_path = "/" + "p" * 400
+    text = client.get(long_path).content.decode()
+    assert f"<code>{long_path[:300]}</code>" in text
+    assert "Revisions 2024-11-05" in text, "the page's own context (the footer's revisions) is there"
+    row_id = "X" * 400
+    message = f"No loaded register has a row {row_id}."
+    text = client.get(f"/rows/{row_id}/").content.decode()
+    assert f"<p>{message[:300]}</p>" in text
+
+
+@pytest.fixture
+def failing_rows(monkeypatch, settings):
+    """The row list's read fails as it does when the database is gone (or with another error)."""
+    from django.db import OperationalError
+
+    from registers import selectors
+
+    failure = {"error": OperationalError("connection refused: the database is gone")}
+
+    def fail(*args, **kwargs):
+        raise failure["error"]
+
+    monkeypatch.setattr(selectors, "rows_by_id", fail)
+    return failure
+
+
+def test_a_database_error_is_a_503_page_or_json_with_retry_after(client, failing_rows):
+    client.raise_request_exception = False
+    page = client.get("/rows/CT-01/")
+    assert page.status_code == 503
+    assert page["Retry-After"] == "5"
+    assert page["Cache-Control"] == "no-store"
+    assert "<h1>The database is unavailable</h1>" in page.content.decode()
+    api = client.get("/api/v1/rows/CT-01/")
+    assert (api.status_code, api["Content-Type"]) == (503, "application/json")
+    assert api.json() == {"error": "The database is unavailable; retry shortly.", "status": 503}
+    asked = client.get("/rows/CT-01/", HTTP_ACCEPT="application/json")
+    assert asked.json()["status"] == 503, "a client that asks for JSON gets JSON"
+
+
+def test_any_other_error_is_a_plain_500_page_or_json(client, failing_rows):
+    client.raise_request_exception = False
+    failing_rows["error"] = ValueError("a bug of ours")
+    page = client.get("/rows/CT-01/")
+    assert page.status_code == 500
+    assert "<h1>Server error</h1>" in page.content.decode()
+    assert "a bug of ours" not in page.content.decode()
+    api = client.get("/api/v1/rows/CT-01/")
+    assert (api.status_code, api.json()) == (500, {"error": "Server error.", "status": 500})
+
+
+@pytest.mark.parametrize(("lockout", "says"), [(60, "about 1 minute."), (900, "about 15 minutes.")])
+def test_the_lockout_says_how_long_in_minutes(client, user, settings, lockout, says):
+    settings.LOGIN_FAILURES_PER_USER, settings.LOGIN_LOCKOUT_SECONDS = 2, lockout
+    for _ in range(2):
+        log_in(client, "alice", "wrong")
+    text = log_in(client, "alice", PASSWORD).content.decode()
+    assert f"from this address: try again in {says}" in text

@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.utils import timezone
 
-from comparison.models import ProbeRun, ProbeSchedule
+from comparison.models import ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.probing import ensure_builtin_target
 from comparison.scheduling import arm, fire
 from tests import lane_db
@@ -178,3 +178,21 @@ def test_the_worker_keeps_the_newest_scheduled_runs_and_every_run_started_by_han
     kept = set(ProbeRun.objects.values_list("pk", flat=True))
     assert kept == {old[2], old[3], newest.pk, by_hand}, "the newest three scheduled runs, and the one by hand"
     assert newest.results.count() == 1
+
+
+def test_a_keep_given_to_the_pruning_wins_over_the_setting(db, settings):
+    from comparison.retention import prune_scheduled_runs
+
+    settings.SCHEDULE_KEEP_RUNS = 100
+    target = ensure_builtin_target()
+    schedule = ProbeSchedule.objects.create(target=target, every_seconds=3600)
+    runs = [ProbeRun.objects.create(target=target, schedule=schedule, status=ProbeRun.DONE).pk for _ in range(3)]
+    assert prune_scheduled_runs(target_id=target.pk, keep=1) == 2
+    assert list(ProbeRun.objects.values_list("pk", flat=True)) == [runs[-1]]
+    assert prune_scheduled_runs(target_id=target.pk, keep=0) == 0, "0 keeps every run"
+    assert prune_scheduled_runs(target_id=target.pk, keep=5) == 0, "nothing beyond the newest five"
+    other = ProbeTarget.objects.create(name="other", transport="stdio", command=["x"])
+    theirs = ProbeSchedule.objects.create(target=other, every_seconds=3600)
+    kept = [ProbeRun.objects.create(target=other, schedule=theirs, status=ProbeRun.DONE).pk for _ in range(2)]
+    assert prune_scheduled_runs(target_id=target.pk, keep=1) == 0
+    assert set(ProbeRun.objects.filter(target=other).values_list("pk", flat=True)) == set(kept), "only its own runs"

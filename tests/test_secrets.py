@@ -398,3 +398,34 @@ def test_a_credential_comes_back_masked_without_its_scheme_word_or_percent_encod
     redactor = Redactor(["Bearer tok/with+odd=chars"])
     for echo in ("tok/with+odd=chars", quote("tok/with+odd=chars", safe=""), "Bearer tok/with+odd=chars"):
         assert redactor.text(f"x {echo} y") == f"x {MASK} y", echo
+
+
+@pytest.mark.parametrize(
+    ("command", "secrets"),
+    [
+        (["srv", "-H"], []),
+        (["srv", "-H", "X-Custom: v-2222"], ["v-2222"]),
+        (["srv", "--header=X-Custom: v-2223"], ["v-2223"]),
+        (["srv", "-e", "FOO=v-3333", "image"], ["v-3333"]),
+        (["srv", "--env", "FOO=val=ue-4444"], ["val=ue-4444"]),
+        (["srv", "-e", "NAME"], []),
+        (["srv", "-e", "NAME", "v-5555"], ["v-5555"]),
+        (["srv", "-h", "127.0.0.1", "--port", "8000"], []),
+        (["srv", "--headers", "X-Custom", "v-6666"], ["v-6666"]),
+        (["srv", "--headers", "X-Custom"], []),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) and value and value[0] == "srv" else None,
+)
+def test_header_and_environment_options_take_exactly_their_value(command, secrets):
+    """The option's own value, found whether the option ends the line or not, named or not."""
+    from comparison.probes.secrets import command_secrets
+
+    assert command_secrets(command) == secrets
+
+
+def test_a_secret_with_a_space_and_a_slash_is_masked_in_each_percent_encoding():
+    from comparison.probes.secrets import MASK, Redactor
+
+    redactor = Redactor(["se cret/x-1"])
+    for echo in ("se%20cret%2Fx-1", "se+cret%2Fx-1", "se cret/x-1"):
+        assert redactor.text(f"[{echo}]") == f"[{MASK}]", echo

@@ -65,9 +65,6 @@ class RunControl:
             self.stop(deadline_passed(self.deadline_seconds))
         return self.stopped
 
-    def wait(self, seconds: float) -> bool:
-        return self._stopped.wait(seconds)
-
     @contextlib.contextmanager
     def tracking(self, transport: Abortable) -> Iterator[None]:
         with self._lock:
