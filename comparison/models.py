@@ -45,7 +45,8 @@ class ProbeTarget(models.Model):
         default=dict,
         blank=True,
         help_text="Environment for the command and the launch command (NAME → value), e.g. "
-        '{"API_KEY": "…"}: put a command\'s secrets here rather than on its command line. Values are '
+        '{"API_KEY": "…"}: put a command\'s secrets here rather than on its command line; an argument may '
+        'name one as ${API_KEY} (e.g. "Bearer ${API_KEY}"), replaced when the command starts. Values are '
         "credentials: never shown back, masked wherever a target echoes them.",
     )
     upstream_description = models.TextField(blank=True, help_text="What sits behind this target.")

@@ -110,3 +110,18 @@ def test_a_token_echoed_without_its_scheme_word_or_percent_encoded_is_masked(cli
     shown = anonymous_views(client, target, run) + stored(run)
     for form in (TOKEN, quote(TOKEN, safe=""), "row4+enc"):
         assert form not in shown, form
+
+
+@pytest.mark.django_db
+def test_a_secret_argument_comes_from_the_environment_field_and_is_never_shown(client):
+    """`${NAME}` in the command is replaced when it starts; what is stored and shown keeps the name."""
+    command = [sys.executable, "-m", "tests.stubborn", "--stdio", "--echo", "--token", "${PROXY_TOKEN}"]
+    target = ProbeTarget.objects.create(
+        name="placeholder", transport="stdio", command=command, env={"PROXY_TOKEN": "tok-nnnn4444"}
+    )
+    run = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    echoed = json.loads(run.results.get().response["result"]["content"][0]["text"])
+    assert echoed["argv"][-1] == "•••", "the target got the value (and echoed it, masked when stored)"
+    shown = anonymous_views(client, target, run) + stored(run)
+    assert "tok-nnnn4444" not in shown
+    assert "--token ${PROXY_TOKEN}" in shown, "the command shows the placeholder"

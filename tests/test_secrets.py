@@ -429,3 +429,11 @@ def test_a_secret_with_a_space_and_a_slash_is_masked_in_each_percent_encoding():
     redactor = Redactor(["se cret/x-1"])
     for echo in ("se%20cret%2Fx-1", "se+cret%2Fx-1", "se cret/x-1"):
         assert redactor.text(f"[{echo}]") == f"[{MASK}]", echo
+
+
+def test_placeholders_take_the_environment_and_leave_other_text():
+    from comparison.probes.secrets import expand_placeholders
+
+    env = {"TOKEN": "t-1", "HOST": "h"}
+    command = ["srv", "Bearer ${TOKEN}", "${HOST}:${MISSING}", "$TOKEN", "${TOKEN}${TOKEN}"]
+    assert expand_placeholders(command, env) == ["srv", "Bearer t-1", "h:${MISSING}", "$TOKEN", "t-1t-1"]

@@ -27,6 +27,7 @@ from .forkserver import fixture_command
 from .http_transport import HttpTransport
 from .launch import launched
 from .scenarios import Scenario, expected_fixture_response
+from .secrets import expand_placeholders
 from .stdio_transport import StdioTransport
 from .wire import STATELESS_REVISION, WireClient
 
@@ -110,7 +111,7 @@ class ProbeOutcome:
 
 def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTransport:
     if spec.transport == "stdio":
-        return StdioTransport(spec.command, env=spec.env, limits=limits)
+        return StdioTransport(expand_placeholders(spec.command, spec.env), env=spec.env, limits=limits)
     return HttpTransport(spec.url, headers=spec.headers, limits=limits)
 
 
@@ -277,7 +278,11 @@ def run_probe(
         control.check_deadline()
         return control.stopped and control.reason == CANCELLED
 
-    served = launched(spec.launch, spec.url, cwd=PROJECT, env=spec.env) if spec.launch else contextlib.nullcontext()
+    served = (
+        launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
+        if spec.launch
+        else contextlib.nullcontext()
+    )
     with served, ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
         pending = [(revision, pool.submit(probe, revision)) for revision in revisions_]
         for revision, future in pending:

@@ -92,6 +92,8 @@ ENV_OPTIONS = frozenset({"e", "env", "set-env"})
 #: Authorization-style values wherever they stand: the word before the token names a scheme.
 SCHEME_TOKEN = re.compile(r"\b(?:bearer|basic|token|digest|apikey|api-key)\s+([^\s'\"]+)", re.IGNORECASE)
 HEADER_LINE = re.compile(r"^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:\s*(.+?)\s*$")
+#: `${NAME}` in an argument: the value of NAME in the target's environment, put in when it starts.
+PLACEHOLDER = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 ANY_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
 
 
@@ -147,7 +149,8 @@ def command_secrets(command: Iterable[str], *, depth: int = 0) -> list[str]:
                 words = arg.split()
             if len(words) > 1:
                 found.extend(command_secrets(words, depth=depth + 1))
-    return [value for value in dict.fromkeys(found) if value]
+    # A value that is only a `${NAME}` placeholder holds no secret: it names one in the environment.
+    return [value for value in dict.fromkeys(found) if value and not PLACEHOLDER.fullmatch(value)]
 
 
 def display_command(command: Iterable[str]) -> list[str]:
@@ -167,6 +170,13 @@ def display_command(command: Iterable[str]) -> list[str]:
         else:
             shown.append(inside.text(arg))
     return shown
+
+
+def expand_placeholders(command: Iterable[str], env: dict[str, str]) -> list[str]:
+    """The argument list to start, each `${NAME}` replaced by the target's environment value (other
+    text untouched): a secret argument is configured in the masked environment field, and the
+    command that is stored and shown keeps the placeholder."""
+    return [PLACEHOLDER.sub(lambda m: env.get(m.group(1), m.group(0)), arg) for arg in command]
 
 
 def mask_headers(headers: dict[str, str], configured: Iterable[str] = ()) -> dict[str, str]:
