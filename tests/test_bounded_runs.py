@@ -198,3 +198,26 @@ def test_a_stop_does_not_wait_for_ever_on_a_transport_that_will_not_be_cut(monke
         stopper.join(10)
     release.set()
     assert not stopper.is_alive(), "the stop gave up on the stuck transport"
+
+
+def test_the_tree_never_includes_the_process_that_ends_it_or_its_ancestors():
+    """Even when the target's processes carry our mark (it is in our environment too)."""
+    import subprocess
+
+    mark = process_tree.new_mark()
+    os.environ.update(mark)
+    try:
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], start_new_session=True)
+        found = process_tree.members(child.pid, mark)
+        assert child.pid in found
+        line, pid = set(), os.getpid()
+        while pid > 1:
+            line.add(pid)
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        assert not found & line, "never this process or one above it"
+        # Our own group holds this process and the ones that started it: none of them is picked.
+        assert not process_tree.members(os.getpgrp(), mark) & line
+        process_tree.end_tree(child, mark, grace=0)
+        assert child.returncode is not None
+    finally:
+        os.environ.pop(process_tree.MARK_NAME)

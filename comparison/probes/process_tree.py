@@ -72,8 +72,16 @@ def members(root: int, mark: dict[str, str] | None = None) -> set[int]:
                 pending.append(child)
     if root in parents:
         found.add(root)
-    found.discard(os.getpid())
-    return found
+    # Never this process or one it descends from (the worker, its supervisor, a shell): whatever
+    # a target's processes share with us, ending them must not end us.
+    return found - _ancestors(os.getpid(), parents)
+
+
+def _ancestors(pid: int, parents: dict[int, int]) -> set[int]:
+    line = {pid}
+    while (pid := parents.get(pid, 0)) > 1 and pid not in line:
+        line.add(pid)
+    return line
 
 
 def _signal_all(pids: set[int], sig: signal.Signals) -> None:
