@@ -177,8 +177,10 @@ def test_a_run_control_cuts_transports_opened_after_it_stopped():
     assert cut == [early, late]
     assert control.reason == CANCELLED
     assert RunControl(None).check_deadline() is False
-    ticks = iter([0.0, 5.0])
-    assert RunControl(4.0, clock=lambda: next(ticks)).check_deadline() is True
+    ticks = iter([0.0, 3.9, 4.0])
+    late = RunControl(4.0, clock=lambda: next(ticks))
+    assert late.check_deadline() is False
+    assert late.check_deadline() is True, "at the deadline, not after it"
 
 
 def test_a_stop_does_not_wait_for_ever_on_a_transport_that_will_not_be_cut(monkeypatch):

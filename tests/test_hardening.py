@@ -76,7 +76,9 @@ def test_five_wrong_passwords_lock_the_name_even_against_the_right_one(client, u
     assert "Too many failed log-ins" in locked.content.decode()
     assert settings.LOGIN_LOCKOUT_SECONDS - 60 < int(locked["Retry-After"]) <= settings.LOGIN_LOCKOUT_SECONDS
     assert "_auth_user_id" not in client.session
-    # The admin's own login page is throttled as well: the backend refuses the name.
+    # The admin's own login page is throttled as well: the backend refuses the name (alice is staff,
+    # so nothing else would keep her out).
+    User.objects.filter(username="alice").update(is_staff=True)
     admin = log_in(client, "alice", PASSWORD, path="/admin/login/")
     assert "_auth_user_id" not in client.session
     assert admin.status_code == 200
@@ -137,6 +139,7 @@ def test_a_database_error_is_a_503_page_or_json_with_retry_after(client, failing
     assert page["Retry-After"] == "5"
     assert page["Cache-Control"] == "no-store"
     assert "<h1>The database is unavailable</h1>" in page.content.decode()
+    assert "this page can be reloaded in 5 seconds" in page.content.decode()
     api = client.get("/api/v1/rows/CT-01/")
     assert (api.status_code, api["Content-Type"]) == (503, "application/json")
     assert api.json() == {"error": "The database is unavailable; retry shortly.", "status": 503}

@@ -162,3 +162,5 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
     probing.execute_run(run.pk)
     assert seen == {"status_code": 200, "status": "running"}
     assert client.get(url).json()["status"] == "done"
+    run.refresh_from_db()
+    assert run.error == "", "a run that was neither stopped nor late says nothing went wrong"

@@ -437,3 +437,21 @@ def test_placeholders_take_the_environment_and_leave_other_text():
     env = {"TOKEN": "t-1", "HOST": "h"}
     command = ["srv", "Bearer ${TOKEN}", "${HOST}:${MISSING}", "$TOKEN", "${TOKEN}${TOKEN}"]
     assert expand_placeholders(command, env) == ["srv", "Bearer t-1", "h:${MISSING}", "$TOKEN", "t-1t-1"]
+
+
+@pytest.mark.parametrize(
+    ("command", "secrets"),
+    [
+        (["srv", "token", "visible-1"], []),
+        (["srv", "X-Api-Key: k-7777"], ["k-7777"]),
+        (["sh", "-c", "bash -c 'srv --token t-2level'"], ["t-2level"]),
+        (["sh", "-c", "srv --token 'tok en-8888'"], ["tok en-8888"]),
+        (["sh", "-c", "srv --token tok-9999 'unbalanced"], ["tok-9999"]),
+        (["srv", "--api-key k-2222"], ["k-2222"]),
+    ],
+    ids=["a-word-is-no-option", "bare-header", "two-shells", "quoted", "unbalanced-quote", "one-argument"],
+)
+def test_secrets_inside_arguments_and_shell_strings(command, secrets):
+    from comparison.probes.secrets import command_secrets
+
+    assert command_secrets(command) == secrets
