@@ -447,7 +447,7 @@ def test_placeholders_take_the_environment_and_leave_other_text():
         (["sh", "-c", "bash -c 'srv --token t-2level'"], ["t-2level"]),
         (["sh", "-c", "srv --token 'tok en-8888'"], ["tok en-8888"]),
         (["sh", "-c", "srv --token tok-9999 'unbalanced"], ["tok-9999"]),
-        (["srv", "--api-key k-2222"], ["k-2222"]),
+        (["srv", "--secret s-2222"], ["s-2222"]),
     ],
     ids=["a-word-is-no-option", "bare-header", "two-shells", "quoted", "unbalanced-quote", "one-argument"],
 )
