@@ -196,3 +196,50 @@ def test_a_keep_given_to_the_pruning_wins_over_the_setting(db, settings):
     kept = [ProbeRun.objects.create(target=other, schedule=theirs, status=ProbeRun.DONE).pk for _ in range(2)]
     assert prune_scheduled_runs(target_id=target.pk, keep=1) == 0
     assert set(ProbeRun.objects.filter(target=other).values_list("pk", flat=True)) == set(kept), "only its own runs"
+
+
+def test_arm_missing_arms_enabled_schedules_without_a_tick_and_disarm_clears_one(
+    db, deferring, django_capture_on_commit_callbacks
+):
+    from django_tasks_db.models import DBTaskResult
+
+    from comparison.scheduling import arm_missing, disarm
+
+    later = timezone.now() + timezone.timedelta(hours=2)
+    first, second, third = (
+        ProbeTarget.objects.create(name=f"t{n}", transport="stdio", command=["x"]) for n in range(3)
+    )
+    waiting = ProbeSchedule.objects.create(target=first, every_seconds=3600, next_run_at=later)
+    off = ProbeSchedule.objects.create(target=second, every_seconds=3600, enabled=False)
+    ticking = ProbeSchedule.objects.create(target=third, every_seconds=3600, token="live")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert arm_missing() == [waiting.pk], "only an enabled schedule without a pending tick"
+    waiting.refresh_from_db()
+    assert waiting.token
+    assert waiting.next_run_at == later, "armed for the slot it had"
+    tick = DBTaskResult.objects.get(task_path="comparison.tasks.schedule_tick_task")
+    assert tick.args_kwargs["args"] == [waiting.pk, waiting.token]
+    assert tick.run_after == later
+    assert ProbeSchedule.objects.get(pk=off.pk).token == ""
+    assert ProbeSchedule.objects.get(pk=ticking.pk).token == "live"
+    disarm(schedule=waiting)
+    waiting.refresh_from_db()
+    assert (waiting.token, waiting.next_run_at) == ("", None)
+    assert ProbeSchedule.objects.get(pk=ticking.pk).token == "live", "only that schedule"
+
+
+def test_a_tick_records_when_it_fired_and_what_it_did(db, deferring):
+    schedule = ProbeSchedule.objects.create(target=ensure_builtin_target(), every_seconds=3600, scenarios=["text"])
+    arm(schedule=schedule)
+    message = fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token)
+    schedule.refresh_from_db()
+    assert schedule.last_message == message
+    assert message == f"started run {ProbeRun.objects.get().pk}"
+    assert (timezone.now() - schedule.last_fired_at).total_seconds() < 60
+
+
+def test_arming_needs_a_backend_that_can_defer(db):
+    schedule = ProbeSchedule.objects.create(target=ensure_builtin_target(), every_seconds=3600)
+    assert arm(schedule=schedule) is False, "the tests' immediate backend cannot defer a task"
+    schedule.refresh_from_db()
+    assert (schedule.token, schedule.next_run_at) == ("", None)
