@@ -124,3 +124,15 @@ def test_a_cell_that_moves_from_invalid_to_changed_is_a_baseline_regression(tmp_
     assert probe.returncode == 1, probe.stdout + probe.stderr
     assert "regression: unknown-type@2025-06-18: invalid for revision → changed by proxy" in probe.stderr
     assert re.search(r"1 regression\(s\)", probe.stdout + probe.stderr)
+
+
+def test_a_lint_warning_names_its_row_line_and_message():
+    """Mutation survivors of the lint: which row a parser warning is about, and what an unknown
+    label's finding says and where."""
+    text = with_row("`2026-07-28 has` stray | `26-07 ✓`")
+    [warning] = [f for f in lint.lint_text(text, "one.md") if f.code == "structure"]
+    assert (warning.severity, warning.row) == ("warning", "TT-01")
+    assert "text outside code spans in the Labels cell: 'stray'" in warning.message
+    row_line = text.split("\n").index(next(line for line in text.split("\n") if line.startswith("| TT-01"))) + 1
+    [unknown] = lint.lint_text(with_row("`2026-07-28 has` `some new label` | `26-07 ✓`"), "one.md")
+    assert (unknown.line, unknown.message) == (row_line, "label `some new label` is of no known kind")
