@@ -14,7 +14,7 @@ from django.urls import URLPattern, reverse
 
 from comparison import api_urls
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import start_run
+from comparison.probing import ensure_builtin_target, start_run
 from registers import lint
 from tests.processes import PROJECT, free_port, server
 from tests.test_unseen_registers import with_row
@@ -89,7 +89,7 @@ def api_urls_to_try(run: ProbeRun) -> list[str]:
 
 
 def test_every_api_endpoint_refuses_every_write_method(loaded, client, admin_client):
-    run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
     urls = api_urls_to_try(run)
     assert len(urls) == len(api_urls.urlpatterns)
     for url in urls:

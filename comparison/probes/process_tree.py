@@ -114,7 +114,10 @@ def end_tree(
         _signal_all(targets | members(process.pid, mark), signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=reap)
+    # A process forked between the readings above (a child caught mid-fork) is killed here too:
+    # whatever still carries the tree's group or mark is killed until nothing does.
     deadline = time.monotonic() + reap
-    while members(process.pid, mark) and time.monotonic() < deadline:
+    while (left := members(process.pid, mark)) and time.monotonic() < deadline:
+        _signal_all(left, signal.SIGKILL)
         time.sleep(0.02)
     return killed
