@@ -22,6 +22,10 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+import django  # noqa: E402  (mcp-proxy's command comes from the peer targets, which import models)
+
+django.setup()
 
 from comparison.probes.http_transport import HttpTransport  # noqa: E402
 from comparison.probes.revisions import REVISIONS  # noqa: E402

@@ -96,7 +96,9 @@ def runs(request):
 def run(request, pk: int):
     found = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
     results = list(
-        found.results.only("id", "scenario", "requested_revision", "negotiated_revision", "verdict", "interop")
+        found.results.only(
+            "id", "scenario", "family", "requested_revision", "negotiated_revision", "verdict", "interop"
+        )
     )
     cells = [
         {"scenario": r.scenario, "revision": r.requested_revision, "verdict": r.verdict, "interop": r.interop}
@@ -104,16 +106,16 @@ def run(request, pk: int):
     ]
     data = run_dict(found, cells)
     data["results"] = [
-        {"id": r.pk, "scenario": r.scenario, "revision": r.requested_revision, "negotiated": r.negotiated_revision,
-         "verdict": r.verdict, "url": f"/api/v1/results/{r.pk}/"}
+        {"id": r.pk, "scenario": r.scenario, "family": r.family, "revision": r.requested_revision,
+         "negotiated": r.negotiated_revision, "verdict": r.verdict, "url": f"/api/v1/results/{r.pk}/"}
         for r in results
     ]  # fmt: skip
     return api_json(data)
 
 
 RESULT_FIELDS = (
-    "scenario", "rows", "method", "requested_revision", "negotiated_revision", "verdict", "failure", "response",
-    "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "duration_ms",
+    "scenario", "family", "rows", "method", "requested_revision", "negotiated_revision", "verdict", "failure",
+    "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "duration_ms",
 )  # fmt: skip
 
 

@@ -244,6 +244,8 @@ class ProbeRun(models.Model):
 class ProbeResult(models.Model):
     run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="results")
     scenario = models.CharField(max_length=100)
+    #: The scenario family (comparison.probes.families) the scenario belongs to; "" before families.
+    family = models.CharField(max_length=40, blank=True, default="")
     rows = models.JSONField(default=list)
     #: ",CT-01,CT-05," so a row page finds its results with one LIKE on any database.
     rows_key = models.CharField(max_length=500, blank=True, db_index=True)

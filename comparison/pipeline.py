@@ -20,8 +20,13 @@ RANK = {
     ProbeVerdict.AS_EXPECTED: 0,
     ProbeVerdict.INVALID: 1,
     ProbeVerdict.CHANGED: 2,
-    ProbeVerdict.FAILED: 3,
+    ProbeVerdict.REFUSED: 3,
+    ProbeVerdict.LOST: 3,
+    ProbeVerdict.NOT_TESTABLE: 4,
+    ProbeVerdict.FAILED: 5,
 }
+#: Verdicts that fail a test case: the proxy changed, refused or lost what the upstream sent.
+FAILING = (ProbeVerdict.CHANGED, ProbeVerdict.REFUSED, ProbeVerdict.LOST)
 BASELINE_LINE = re.compile(r"^\s*(?P<scenario>[\w.-]+)@(?P<revision>\d{4}-\d{2}-\d{2})\s*:\s*(?P<verdict>[a-z ]+?)\s*$")
 
 
@@ -43,7 +48,8 @@ def junit_xml(
     baseline: dict[tuple[str, str], str] | None = None,
 ) -> str:
     """One test suite for the target, one test case per scenario × revision (class = scenario,
-    name = revision). Changed by proxy is a failure, failed to probe an error, invalid for the
+    name = revision). Changed, refused or lost by proxy is a failure, failed to probe or not testable
+    an error, invalid for the
     revision a failure under `strict` (otherwise a note in the case's output). With a baseline, a
     cell no worse than its baseline verdict is skipped ("expected by the baseline"), so the test
     view fails exactly where the exit code does."""
@@ -70,10 +76,10 @@ def junit_xml(
         if expected and verdict != ProbeVerdict.AS_EXPECTED and RANK[verdict] <= RANK[expected]:
             skipped += 1
             ET.SubElement(case, "skipped", message=f"expected by the baseline: {expected}").text = detail
-        elif verdict == ProbeVerdict.FAILED:
+        elif verdict in (ProbeVerdict.FAILED, ProbeVerdict.NOT_TESTABLE):
             errors += 1
             ET.SubElement(case, "error", message=detail[:1000], type=str(verdict)).text = detail
-        elif verdict == ProbeVerdict.CHANGED or (verdict == ProbeVerdict.INVALID and strict):
+        elif verdict in FAILING or (verdict == ProbeVerdict.INVALID and strict):
             failing += 1
             ET.SubElement(case, "failure", message=detail[:1000], type=str(verdict)).text = detail
         elif verdict == ProbeVerdict.INVALID:

@@ -31,7 +31,7 @@ from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import real_lane
 from .probes.control import CANCELLED, RunControl
 from .probes.revisions import REVISIONS
-from .probes.runner import ProbeOutcome, run_probe
+from .probes.runner import ProbeOutcome, applicable, run_probe
 from .probes.scenarios import suite
 from .retention import prune_scheduled_runs
 from .run_changes import record_changes
@@ -107,6 +107,7 @@ def start_run(
     known = [s.key for s in suite(target.suite)]
     chosen_scenarios = [key for key in known if key in scenarios] or known
     chosen_revisions = [rev for rev in REVISIONS if rev in revisions] or list(REVISIONS)
+    chosen = [s for s in suite(target.suite) if s.key in chosen_scenarios]
     try:
         with transaction.atomic():
             run = ProbeRun.objects.create(
@@ -114,7 +115,7 @@ def start_run(
                 revisions=chosen_revisions,
                 scenarios=chosen_scenarios,
                 started_by=user,
-                total=len(chosen_revisions) * len(chosen_scenarios),
+                total=sum(len(applicable(chosen, revision, target.transport)) for revision in chosen_revisions),
                 real_host=real_host and real_lane.available(),
                 schedule=schedule,
             )
@@ -338,6 +339,7 @@ def _save_result(run: ProbeRun, data: dict) -> None:
         ProbeResult.objects.create(
             run=run,
             scenario=data["scenario"],
+            family=data.get("family", ""),
             rows=data["rows"],
             method=data["method"],
             requested_revision=data["requested_revision"],

@@ -20,7 +20,7 @@ from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes import compare, interop, real_lane
+from .probes import compare, families, interop, real_lane, sequence
 from .probes.scenarios import suite
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
@@ -119,15 +119,61 @@ def latest_runs_of_every_target() -> list[int]:
 
 
 def run_grid(run: ProbeRun) -> dict:
-    """The run's results as a scenario × revision grid, and the count of each verdict."""
+    """The run's results as a scenario × revision grid grouped by scenario family (a cell a
+    scenario has no form for at that revision or over that transport says so), the count of each
+    verdict, and each family's counts and interop score."""
     results = list(
-        run.results.only("id", "scenario", "requested_revision", "negotiated_revision", "verdict", "failure", "rows")
+        run.results.only(
+            "id",
+            "scenario",
+            "family",
+            "requested_revision",
+            "negotiated_revision",
+            "verdict",
+            "failure",
+            "rows",
+            "interop",
+        )
     )
     cells = {(r.scenario, r.requested_revision): r for r in results}
     scenarios = [s for s in suite(run.target.suite) if s.key in run.scenarios]
-    grid = [{"scenario": s, "cells": [cells.get((s.key, rev)) for rev in run.revisions]} for s in scenarios]
+    grid, previous = [], None
+    for scenario in scenarios:
+        family = families.BY_NAME.get(scenario.family)
+        heading = family.title if family and scenario.family != previous else ""
+        previous = scenario.family
+        line = [
+            {"result": cells.get((scenario.key, rev)), "na": _not_applicable(scenario, rev, run.target.transport)}
+            for rev in run.revisions
+        ]
+        grid.append({"scenario": scenario, "cells": line, "family": heading})
     counts = {verdict: sum(1 for r in results if r.verdict == verdict) for verdict in PROBE_VERDICTS}
-    return {"grid": grid, "counts": counts}
+    return {"grid": grid, "counts": counts, "by_family": _by_family(results)}
+
+
+def _not_applicable(scenario, revision: str, transport: str) -> str:
+    """Why a scenario has no cell at a revision over a transport; "" where it has one."""
+    if scenario.applies(revision, transport):
+        return ""
+    if not scenario.exists_at(revision):
+        return f"{scenario.title}: not part of {revision}"
+    return f"{scenario.title}: only over {', '.join(scenario.transports)}"
+
+
+def _by_family(results: list[ProbeResult]) -> list[dict]:
+    """Per family of the run: its verdict counts and interop score, in catalogue order."""
+    found = []
+    for family in families.FAMILIES:
+        mine = [r for r in results if r.family == family.name]
+        if not mine:
+            continue
+        cells = [
+            {"scenario": r.scenario, "revision": r.requested_revision, "verdict": r.verdict, "interop": r.interop}
+            for r in mine
+        ]
+        counts = {verdict: n for verdict in PROBE_VERDICTS if (n := sum(1 for r in mine if r.verdict == verdict))}
+        found.append({"family": family, "counts": counts, "score": score_of(cells).overall})
+    return found
 
 
 def json_html(value) -> str:
@@ -144,6 +190,9 @@ def result_page(result: ProbeResult) -> dict:
             for e in result.exchanges
         ],
         "views": [PresentedView.from_json(view) for view in result.host_views],
+        "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
+        "sequence": sequence.lines(result.exchanges),
+        "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
     }
 
 

@@ -220,6 +220,12 @@ class ProbeVerdict(Labelled):
     CHANGED = "changed by proxy"
     INVALID = "invalid for revision"
     FAILED = "failed to probe"
+    #: Sent by one side (the upstream or the probe), never reached the other.
+    LOST = "lost by proxy"
+    #: A server→client request the proxy answered itself (an error) instead of passing it on.
+    REFUSED = "refused by proxy"
+    #: A prerequisite of the scenario failed, so it could not check what it checks; never green.
+    NOT_TESTABLE = "not testable"
 
 
 PROBE_VERDICTS = tuple(ProbeVerdict)

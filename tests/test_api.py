@@ -84,6 +84,9 @@ def test_targets_runs_results_and_comparisons(loaded, client):
         "changed by proxy": 0,
         "invalid for revision": 0,
         "failed to probe": 0,
+        "lost by proxy": 0,
+        "refused by proxy": 0,
+        "not testable": 0,
     }
     assert summary["interop"]["overall"] == {"same": 2, "scored": 2, "percent": 100.0}
     detail = get(client, f"/api/v1/runs/{run.pk}/")

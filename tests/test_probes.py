@@ -26,10 +26,14 @@ def cell(outcomes, key, revision):
 
 
 def test_builtin_run_covers_every_scenario_and_revision(builtin_outcomes):
-    assert len(builtin_outcomes) == len(FIXTURE) * 5
+    # Every scenario at every revision it exists in over stdio: nothing else, nothing missing.
+    expected = {(s.key, str(r)) for s in FIXTURE for r in revisions.REVISIONS if s.applies(r, "stdio")}
+    assert {(o.scenario.key, o.requested) for o in builtin_outcomes} == expected
+    assert len(builtin_outcomes) == len(expected) == 245
     counts = Counter(o.verdict for o in builtin_outcomes)
     assert counts[CHANGED] == 0, "the fixture run directly changes nothing"
     assert counts["failed to probe"] == 0
+    assert counts[AS_EXPECTED] + counts[INVALID] == len(builtin_outcomes), "no loss, refusal or untestable cell"
     assert {o.negotiated for o in builtin_outcomes} == set(revisions.REVISIONS)
 
 
@@ -155,6 +159,11 @@ def test_probe_over_http_against_the_fixture_server():
     counts = Counter(o.verdict for o in outcomes)
     assert counts[CHANGED] == 0
     assert counts["failed to probe"] == 0
+    assert counts[AS_EXPECTED] + counts[INVALID] == len(outcomes), [
+        (o.scenario.key, o.requested, o.verdict, o.findings)
+        for o in outcomes
+        if o.verdict not in (AS_EXPECTED, INVALID)
+    ]
     assert cell(outcomes, "text", "2025-11-25").exchanges[0]["framing"] == "sse"
 
 

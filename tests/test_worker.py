@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from comparison.probes.scenarios import FIXTURE
+from registers.vocabulary import REVISIONS
 from tests import lane_db
 from tests.processes import end_group, manage, running
 
@@ -59,6 +61,10 @@ def worker(env: dict, log):
     )
 
 
+#: The cells of a whole fixture run of a stdio target: every scenario at every revision it exists in.
+FULL_RUN = sum(1 for s in FIXTURE for r in REVISIONS if s.applies(r, "stdio"))
+
+
 def wait_for(condition, timeout: float, what: str):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -92,7 +98,7 @@ def test_a_killed_worker_leaves_an_interrupted_run_and_a_free_target(shared, tmp
         end_group(first)
     killed_at = time.monotonic()
     state, done, total = status(url, run)
-    assert (state, total) == ("running", 175)
+    assert (state, total) == ("running", FULL_RUN)
     assert 20 <= done < total
     with worker(env, tmp_path / "second.log"):
         wait_for(lambda: status(url, run)[0] == "interrupted", LEASE + 10, "the run interrupted")
@@ -196,7 +202,8 @@ def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_
         "SELECT run_id, COUNT(*), COUNT(DISTINCT scenario || requested_revision) FROM comparison_proberesult "
         "GROUP BY run_id ORDER BY run_id",
     )
-    assert [(count, distinct) for _, count, distinct in results] == [(70, 70), (70, 70)]
+    two = sum(1 for s in FIXTURE for r in ("2025-06-18", "2025-11-25") if s.applies(r, "stdio"))
+    assert [(count, distinct) for _, count, distinct in results] == [(two, two), (two, two)]
 
 
 #: A stdio target that answers the handshake, then holds every call open, with a grandchild that
@@ -262,7 +269,7 @@ def test_a_held_open_target_neither_blocks_another_target_nor_outlives_its_deadl
         for pid in alive_pids(tmp_path / "pids"):
             os.kill(pid, signal.SIGKILL)
     _, done, total = status(url, held)
-    assert done == total == 175, "every cell has a verdict"
+    assert done == total == FULL_RUN, "every cell has a verdict"
     error = lane_db.query(url, "SELECT error FROM comparison_proberun WHERE id = %s", (held,))[0][0]
     assert error == "the run's 20-second deadline passed: the cells not probed by then failed"
     failures = dict(

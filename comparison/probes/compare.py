@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .runner import diff, payload
+from .diffing import diff, payload
 
 ADDED, REMOVED, CHANGED, UNCHANGED = "added", "removed", "changed", "unchanged"
 STATUSES = (ADDED, REMOVED, CHANGED, UNCHANGED)

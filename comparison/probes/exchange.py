@@ -3,6 +3,7 @@ target sends. No Django."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,13 @@ class Exchange:
     repairs: list[str] = field(default_factory=list)
     #: The exchange used up its whole time limit (a target that holds calls open); not stored.
     timed_out: bool = False
+    #: Every message of the exchange in the order the probe saw it: {"direction": "sent" or
+    #: "received", "channel": "request", "get", "reply" or "later", "message": …}. Holds the
+    #: server's requests and the probe's answers, notifications sent mid-call, and what arrived on
+    #: the session's GET stream meanwhile; bounded by `Limits.max_events`.
+    sequence: list[dict[str, Any]] = field(default_factory=list)
+    #: A call made with a short `wait` that got no response in it (expected after a cancel).
+    unanswered: bool = False
 
     @property
     def ok(self) -> bool:
@@ -57,7 +65,13 @@ class Exchange:
             "duration_ms": round(self.duration_ms, 2),
             "failure": self.failure,
             "repairs": self.repairs,
+            "sequence": self.sequence,
+            "unanswered": self.unanswered,
         }
+
+    def saw(self, direction: str, channel: str, message: Any, limit: int) -> None:
+        if len(self.sequence) < limit:
+            self.sequence.append({"direction": direction, "channel": channel, "message": message})
 
     def redact(self, redactor: Redactor) -> Exchange:
         """Mask every configured secret a target echoed back, wherever it sits."""
@@ -65,8 +79,27 @@ class Exchange:
             self.response_headers = redactor.data(self.response_headers)
             self.response = redactor.data(self.response)
             self.notifications = redactor.data(self.notifications)
+            self.sequence = redactor.data(self.sequence)
             self.failure = redactor.text(self.failure)
         return self
+
+
+#: Answers a server→client request (sampling, elicitation, roots) with the JSON-RPC reply to send.
+Answer = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Call:
+    """How one request is made beyond sending it: who answers the server's requests, what is sent
+    while it runs (seconds after it went out), how long to wait for its answer (None: the limit;
+    a shorter wait with no answer is `unanswered`, not a failure), and how long to keep listening
+    on the GET stream after the answer."""
+
+    answer: Answer | None = None
+    #: (seconds after the request, message, extra HTTP headers) of what is sent mid-call.
+    later: tuple[tuple[float, dict[str, Any], dict[str, str]], ...] = ()
+    wait: float | None = None
+    settle: float = 0.0
 
 
 class ExchangeFailure(Exception):

@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
+import warnings
 from typing import Any
 
 import anyio
@@ -23,20 +25,39 @@ from mcp.shared.exceptions import MCPError
 
 from registers.vocabulary import Revision as R
 
+from . import fixture_journal
+from .families import cancellation, fixture_tools, pagination
+from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
 
 STATELESS_REVISION = R.V2026_07_28
 INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
+FAMILY_TOOLS = fixture_tools()
+PAGED = {method: later for method, (_, _, later) in pagination.LISTS.items()}
 
 
-async def list_tools(ctx, params) -> types.ListToolsResult:
+def _tool_entries() -> list[dict[str, Any]]:
     tools = []
     for name, (description, _, output_schema) in TOOLS.items():
         tool: dict[str, Any] = {"name": name, "description": description, "inputSchema": INPUT_SCHEMA}
         if output_schema:
             tool["outputSchema"] = output_schema
-        tools.append(types.Tool.model_validate(tool))
-    return types.ListToolsResult(tools=tools)
+        tools.append(tool)
+    for tool in FAMILY_TOOLS.values():
+        tools.append({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema})
+    return tools
+
+
+async def list_tools(ctx, params) -> types.ListToolsResult:
+    later = [
+        {"name": name, "description": "a tool of a later page", "inputSchema": INPUT_SCHEMA}
+        for name in PAGED["tools/list"]
+    ]
+    try:
+        items, cursor = pagination.page(_tool_entries(), later, getattr(params, "cursor", None))
+    except pagination.BadCursor as error:
+        raise MCPError(-32602, str(error)) from None
+    return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in items], next_cursor=cursor)
 
 
 async def list_prompts(ctx, params) -> types.ListPromptsResult:
@@ -49,11 +70,20 @@ async def list_prompts(ctx, params) -> types.ListPromptsResult:
             data["icons"] = prompt["icons"]
         if prompt.get("arguments"):
             data["arguments"] = prompt["arguments"]
-        prompts.append(types.Prompt.model_validate(data))
-    return types.ListPromptsResult(prompts=prompts)
+        prompts.append(data)
+    later = [{"name": name, "description": "a prompt of a later page"} for name in PAGED["prompts/list"]]
+    try:
+        items, cursor = pagination.page(prompts, later, getattr(params, "cursor", None))
+    except pagination.BadCursor as error:
+        raise MCPError(-32602, str(error)) from None
+    return types.ListPromptsResult(prompts=[types.Prompt.model_validate(p) for p in items], next_cursor=cursor)
 
 
 async def get_prompt(ctx, params) -> types.GetPromptResult:
+    if params.name in PAGED["prompts/list"]:
+        return types.GetPromptResult.model_validate(
+            {"messages": [{"role": "user", "content": {"type": "text", "text": f"{params.name}"}}]}
+        )
     prompt = PROMPTS.get(params.name)
     if prompt is None:
         raise MCPError(-32602, f"Unknown prompt: {params.name}")
@@ -68,15 +98,29 @@ async def get_prompt(ctx, params) -> types.GetPromptResult:
 
 
 async def list_resources(ctx, params) -> types.ListResourcesResult:
-    return types.ListResourcesResult(
-        resources=[
-            types.Resource.model_validate({"uri": uri, "name": item["name"], "mimeType": item["mimeType"]})
-            for uri, item in RESOURCES.items()
-        ]
+    first = [{"uri": uri, "name": item["name"], "mimeType": item["mimeType"]} for uri, item in RESOURCES.items()]
+    later = [{"uri": uri, "name": uri.rsplit("/", 1)[-1], "mimeType": "text/plain"} for uri in PAGED["resources/list"]]
+    try:
+        items, cursor = pagination.page(first, later, getattr(params, "cursor", None))
+    except pagination.BadCursor as error:
+        raise MCPError(-32602, str(error)) from None
+    return types.ListResourcesResult(resources=[types.Resource.model_validate(r) for r in items], next_cursor=cursor)
+
+
+async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
+    templates = [{"uriTemplate": t, "name": t.rsplit("/", 1)[-1]} for t in PAGED["resources/templates/list"]]
+    try:
+        items, cursor = pagination.page(templates[:1], templates[1:], getattr(params, "cursor", None))
+    except pagination.BadCursor as error:
+        raise MCPError(-32602, str(error)) from None
+    return types.ListResourceTemplatesResult(
+        resource_templates=[types.ResourceTemplate.model_validate(t) for t in items], next_cursor=cursor
     )
 
 
 async def read_resource(ctx, params) -> types.ReadResourceResult:
+    if str(params.uri) in PAGED["resources/list"]:
+        return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), "text": "paged"}]})
     item = RESOURCES.get(str(params.uri))
     if item is None:
         raise MCPError(-32002, f"Resource not found: {params.uri}")
@@ -84,11 +128,80 @@ async def read_resource(ctx, params) -> types.ReadResourceResult:
     return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), **contents}]})
 
 
+class SdkUpstream:
+    """The fixture's side of one request as the scenario families see it (families.base.Upstream).
+    Messages go out raw through the request's own channel, so they keep the revision's exact form
+    and ride the request's stream on HTTP."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.request_id = ctx.request_id
+        self.protocol_version = ctx.protocol_version
+        self.params = dict(ctx.params or {})
+        self.meta = dict(self.params.get("_meta") or {})
+        capabilities = ctx.session.client_capabilities
+        self.client_capabilities = (
+            capabilities.model_dump(by_alias=True, exclude_none=True, mode="json") if capabilities else {}
+        )
+        client = ctx.session.client_params
+        if client is not None:
+            self.client_info = client.client_info.model_dump(by_alias=True, exclude_none=True, mode="json")
+        else:
+            self.client_info = dict(self.meta.get("io.modelcontextprotocol/clientInfo") or {})
+        raw_headers = getattr(ctx.request, "headers", None)
+        self.headers = dict(raw_headers) if raw_headers is not None else None
+        self.session_id = (self.headers or {}).get("mcp-session-id") or f"process-{os.getpid()}"
+
+    @property
+    def _channel(self):
+        return self.ctx.session._request_outbound  # the SDK's per-request channel: raw messages
+
+    async def notify(self, method: str, params: dict[str, Any]) -> None:
+        await self._channel.notify(method, params)
+
+    async def request(self, method: str, params: dict[str, Any], timeout: float = 3.0) -> dict[str, Any]:
+        try:
+            with anyio.fail_after(timeout):
+                return {"result": await self._channel.send_raw_request(method, params)}
+        except TimeoutError:
+            return {"error": {"code": None, "message": f"no answer within {timeout:.0f} s"}}
+        except MCPError as error:
+            return {"error": {"code": error.code, "message": str(error)[:300]}}
+        except Exception as error:  # no back-channel, a malformed answer: what the upstream got
+            return {"error": {"code": None, "message": f"{type(error).__name__}: {str(error)[:300]}"}}
+
+    async def sleep(self, seconds: float) -> None:
+        await anyio.sleep(seconds)
+
+    def record(self, key: str, event: dict[str, Any]) -> None:
+        fixture_journal.record(key, event)
+
+    def journal(self, key: str) -> list[dict[str, Any]]:
+        return fixture_journal.read(key)
+
+
+async def set_logging_level(ctx, params) -> types.EmptyResult:
+    logging_family.SESSION_LEVELS[SdkUpstream(ctx).session_id] = str(params.level)
+    return types.EmptyResult()
+
+
 async def raw_tool_results(ctx, call_next):
-    """Answer tools/call with the fixture's dict as is (or raise its JSON-RPC error)."""
+    """Answer tools/call with the fixture's dict as is (or raise its JSON-RPC error); a family's
+    tool runs against the request (families.base.Upstream); cancels are journalled."""
+    if ctx.method == "notifications/cancelled" and isinstance(ctx.params, dict):
+        cancellation.cancel_received(SdkUpstream(ctx), ctx.params)
+        return await call_next(ctx)
     if ctx.method != "tools/call":
         return await call_next(ctx)
     name = (ctx.params or {}).get("name")
+    if name in FAMILY_TOOLS:
+        arguments = (ctx.params or {}).get("arguments")
+        result = await FAMILY_TOOLS[name].run(SdkUpstream(ctx), arguments if isinstance(arguments, dict) else {})
+        if ctx.protocol_version == STATELESS_REVISION:
+            result.setdefault("resultType", "complete")
+        return result
+    if name in PAGED["tools/list"]:
+        return {"content": [{"type": "text", "text": name}]}
     if name not in TOOLS:
         raise MCPError(-32602, f"Unknown tool: {name}")
     outcome = TOOLS[name][1]
@@ -101,7 +214,16 @@ async def raw_tool_results(ctx, call_next):
 
 
 def build_server() -> Server:
-    server = Server(
+    with warnings.catch_warnings():
+        # Logging is deprecated at 2026-07-28 (SEP-2577); the fixture serves every revision.
+        warnings.simplefilter("ignore")
+        server = _server()
+    server.middleware.append(raw_tool_results)
+    return server
+
+
+def _server() -> Server:
+    return Server(
         "mcp-compare-fixture",
         version="1.0.0",
         title="mcp-compare fixture upstream",
@@ -111,10 +233,10 @@ def build_server() -> Server:
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
         on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
         on_read_resource=read_resource,
+        on_set_logging_level=set_logging_level,
     )
-    server.middleware.append(raw_tool_results)
-    return server
 
 
 def serve_stdio() -> None:

@@ -46,9 +46,10 @@ class Response:
     def header(self, name: str) -> str:
         return self.headers.get(name.lower(), "")
 
-    def chunks(self, deadline: float) -> Iterator[bytes]:
-        """The body as it arrives; raises TimedOut past the deadline."""
-        return self._connection.body(deadline)
+    def chunks(self, deadline: float, *, keep_open: bool = False) -> Iterator[bytes]:
+        """The body as it arrives; raises TimedOut past the deadline (with `keep_open`, the
+        connection stays usable, so a long-lived stream can be read in slices)."""
+        return self._connection.body(deadline, keep_open=keep_open)
 
 
 class Connection:
@@ -113,9 +114,9 @@ class Connection:
             self.close()
             raise Broken(f"unexpected {type(event).__name__} before the response")
 
-    def body(self, deadline: float) -> Iterator[bytes]:
+    def body(self, deadline: float, *, keep_open: bool = False) -> Iterator[bytes]:
         while True:
-            event = self._next_event(deadline)
+            event = self._next_event(deadline, keep_open=keep_open)
             if isinstance(event, h11.Data):
                 yield bytes(event.data)
             elif isinstance(event, h11.EndOfMessage):
@@ -185,7 +186,7 @@ class Connection:
             self.close()
             raise Broken(str(error)) from None
 
-    def _next_event(self, deadline: float):
+    def _next_event(self, deadline: float, *, keep_open: bool = False):
         while True:
             try:
                 event = self.h11.next_event()
@@ -199,13 +200,15 @@ class Connection:
                 return event
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                self.close()
+                if not keep_open:
+                    self.close()
                 raise TimedOut("no data before the deadline")
             try:
                 self.sock.settimeout(remaining)
                 data = self.sock.recv(65536)
             except TimeoutError:
-                self.close()
+                if not keep_open:
+                    self.close()
                 raise TimedOut("no data before the deadline") from None
             except OSError as error:
                 self.close()

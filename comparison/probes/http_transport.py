@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from typing import Any
 
 from . import http11
-from .exchange import Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
+from .exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
+from .get_stream import GetStream
 from .secrets import Redactor, display_url, mask_headers, url_secrets
 
 logger = logging.getLogger(__name__)
@@ -28,12 +30,53 @@ class HttpTransport:
         self.connection = http11.Connection(url, connect_timeout=self.limits.connect_timeout)
         self.session_headers: dict[str, str] = {}
         self.shown_url = display_url(url)
+        #: A second connection for what the probe sends while a call's answer is still streaming
+        #: (replies to the server's requests, a cancel); one message at a time.
+        self.side = http11.Connection(url, connect_timeout=self.limits.connect_timeout)
+        self._side_lock = threading.Lock()
+        #: The session's GET stream, once opened (`listen`).
+        self.stream: GetStream | None = None
+
+    def listen(self) -> GetStream:
+        """Open the session's GET stream (server messages not tied to a request)."""
+        self.stream = GetStream(self.url, {**self.base_headers, **self.session_headers}, self.limits, self.redactor)
+        self.stream.start()
+        return self.stream
+
+    def send(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> str:
+        """POST a message that is not a request (a notification, a reply) on the side connection;
+        returns why it was not accepted, or ""."""
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **self.base_headers,
+            **self.session_headers,
+            **(extra_headers or {}),
+        }
+        deadline = time.monotonic() + self.limits.connect_timeout
+        with self._side_lock:
+            try:
+                response = self.side.request("POST", list(headers.items()), json.dumps(message).encode(), deadline)
+                for _ in response.chunks(deadline):
+                    pass
+            except (http11.ConnectFailed, http11.TimedOut, http11.Broken, ValueError) as error:
+                self.side.close()
+                return self.redactor.text(f"{type(error).__name__}: {error}")[:200]
+            finally:
+                self.side.release()
+        return "" if response.status < 300 else f"HTTP {response.status}"
 
     def abort(self) -> None:
         """From another thread: the exchange in progress ends now, and no further one is sent."""
         self.connection.abort()
+        self.side.abort()
+        if self.stream is not None:
+            self.stream.stop()
 
     def close(self) -> None:
+        if self.stream is not None:
+            self.stream.stop()
+        self.side.close()
         if "Mcp-Session-Id" in self.session_headers and not self.connection.aborted:
             headers = {**self.base_headers, **self.session_headers}
             deadline = time.monotonic() + 2.0
@@ -45,7 +88,10 @@ class HttpTransport:
                 pass
         self.connection.close()
 
-    def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
+    def exchange(
+        self, message: dict[str, Any], extra_headers: dict[str, str] | None = None, call: Call | None = None
+    ) -> Exchange:
+        call = call or Call()
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json, text/event-stream",
@@ -55,9 +101,17 @@ class HttpTransport:
         }
         record = Exchange(message.get("method", ""), message, mask_headers(headers, self.base_headers))
         started = time.monotonic()
-        deadline = started + self.limits.total_timeout
+        deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
         body = json.dumps(message).encode()
+        limit = self.limits.max_events
+        if self.stream is not None:
+            self.stream.mark()
+        timers = [threading.Timer(delay, self._later, (later, record, headers)) for delay, later, headers in call.later]
+        record.saw("sent", "request", message, limit)
         try:
+            for timer in timers:
+                timer.daemon = True
+                timer.start()
             response = self.connection.request("POST", list(headers.items()), body, deadline)
             record.status = response.status
             record.response_headers = mask_headers(response.headers, self.base_headers)
@@ -67,7 +121,7 @@ class HttpTransport:
                 raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
             if kind == "text/event-stream":
                 record.framing = "sse"
-                self._read_sse(response, record, message.get("id"), deadline)
+                self._read_sse(response, record, message.get("id"), deadline, call)
             else:
                 raw = self._read_body(response, record, deadline)
                 record.framing = "json" if raw else "empty"
@@ -75,22 +129,42 @@ class HttpTransport:
                     raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
                 if raw:
                     self._parse_json(raw, record, message.get("id"))
+        except ExchangeTimeout as failure:
+            if call.wait is not None:
+                record.unanswered = True
+            else:
+                record.failure, record.timed_out = str(failure), True
         except ExchangeFailure as failure:
             record.failure = str(failure)
-            record.timed_out = isinstance(failure, ExchangeTimeout)
         except http11.ConnectFailed as error:
             record.failure = f"connection refused or unreachable: {error}"
         except http11.TimedOut as error:
-            record.failure = f"timed out ({error})"
-            record.timed_out = True
+            if call.wait is not None:
+                record.unanswered = True
+            else:
+                record.failure = f"timed out ({error})"
+                record.timed_out = True
         except http11.Broken as error:
             record.failure = f"connection broke: {error}"
         except ValueError as error:
             record.failure = f"the request cannot be sent: {error}"
         finally:
+            for timer in timers:
+                timer.cancel()
             self.connection.release()
+        if record.response is not None:
+            record.saw("received", "request", record.response, limit)
+        if self.stream is not None:
+            for item in self.stream.since_mark(call.settle):
+                record.saw("received", "get", item, limit)
         record.duration_ms = (time.monotonic() - started) * 1000
-        if not record.failure and "id" in message and record.response is None and record.status == 200:
+        if (
+            not record.failure
+            and not record.unanswered
+            and "id" in message
+            and record.response is None
+            and record.status == 200
+        ):
             record.failure = "no response to the request"
         if not record.failure and record.status is not None and record.status >= 500:
             record.failure = f"HTTP {record.status}"
@@ -129,7 +203,15 @@ class HttpTransport:
             raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
         record.response = value
 
-    def _read_sse(self, response: http11.Response, record: Exchange, request_id: Any, deadline: float) -> None:
+    def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
+        failure = self.send(message, headers)
+        record.saw(
+            "sent", "later", message if not failure else {**message, "not sent": failure}, self.limits.max_events
+        )
+
+    def _read_sse(
+        self, response: http11.Response, record: Exchange, request_id: Any, deadline: float, call: Call
+    ) -> None:
         buffer = b""
         events = 0
         for chunk in self._chunks(response, record, deadline):
@@ -149,5 +231,15 @@ class HttpTransport:
                     record.response = message
                     return
                 record.notifications.append(message)
+                record.saw("received", "request", message, self.limits.max_events)
+                if isinstance(message, dict) and "method" in message and "id" in message and call.answer:
+                    reply = call.answer(message)
+                    failure = self.send(reply)
+                    record.saw(
+                        "sent",
+                        "reply",
+                        reply if not failure else {**reply, "not sent": failure},
+                        self.limits.max_events,
+                    )
         if request_id is not None:
             raise ExchangeFailure("the SSE stream ended without a response")

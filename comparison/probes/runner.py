@@ -7,6 +7,7 @@ import contextlib
 import copy
 import logging
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -16,13 +17,16 @@ from typing import Any
 
 from comparison import failures
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
-from comparison.hosts.present import present, shorten
+from comparison.hosts.present import present
 from comparison.hosts.view import HostView
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
-from . import interop, revisions
+from . import families, interop, revisions
 from .control import CANCELLED, RunControl, stopped_answering
+from .diffing import diff, payload
 from .exchange import Limits
+from .families.base import Played
+from .family_cells import applicable, family_outcome, play, plays
 from .forkserver import fixture_command
 from .http_transport import HttpTransport
 from .launch import launched
@@ -31,9 +35,13 @@ from .secrets import expand_placeholders
 from .stdio_transport import StdioTransport
 from .wire import STATELESS_REVISION, WireClient
 
-AS_EXPECTED, CHANGED, INVALID, FAILED = ProbeVerdict
+AS_EXPECTED, CHANGED, INVALID, FAILED = (
+    ProbeVerdict.AS_EXPECTED,
+    ProbeVerdict.CHANGED,
+    ProbeVerdict.INVALID,
+    ProbeVerdict.FAILED,
+)
 VERDICTS = PROBE_VERDICTS
-MAX_DIFFS = 40
 #: A launch command runs from here, so `python -m comparison…` finds the project.
 PROJECT = Path(__file__).resolve().parents[2]
 logger = logging.getLogger(__name__)
@@ -77,11 +85,15 @@ class ProbeOutcome:
     interop: dict[str, bool] = field(default_factory=dict)
     failure: str = ""
     duration_ms: float = 0.0
+    #: A family scenario's verdict from its assessment (the worst finding); "" for a result's cell.
+    assessed: str = ""
 
     @property
     def verdict(self) -> str:
         if self.failure:
             return FAILED
+        if self.assessed:
+            return self.assessed
         if self.diff:
             return CHANGED
         if self.findings:
@@ -91,6 +103,7 @@ class ProbeOutcome:
     def as_dict(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario.key,
+            "family": self.scenario.family,
             "rows": list(self.scenario.rows),
             "method": self.scenario.method,
             "requested_revision": self.requested,
@@ -113,46 +126,6 @@ def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTra
     if spec.transport == "stdio":
         return StdioTransport(expand_placeholders(spec.command, spec.env), env=spec.env, limits=limits)
     return HttpTransport(spec.url, headers=spec.headers, limits=limits)
-
-
-def payload(response: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The part of a JSON-RPC response a host acts on: its result or its error."""
-    if not isinstance(response, dict):
-        return None
-    if "error" in response:
-        return {"error": response["error"]}
-    return {"result": response.get("result")}
-
-
-def diff(before: Any, after: Any, path: str = "", out: list | None = None, *, subset: bool = False) -> list[dict]:
-    """Field-level differences; with `subset`, keys missing from `before` are not reported."""
-    out = [] if out is None else out
-    if len(out) >= MAX_DIFFS:
-        return out
-    if isinstance(before, dict) and isinstance(after, dict):
-        for key in before:
-            where = f"{path}.{key}" if path else key
-            if key not in after:
-                out.append({"path": where, "change": "removed", "before": shorten(before[key], 80)})
-            else:
-                diff(before[key], after[key], where, out, subset=subset)
-        if not subset:
-            for key in after:
-                if key not in before:
-                    where = f"{path}.{key}" if path else key
-                    out.append({"path": where, "change": "added", "after": shorten(after[key], 80)})
-    elif isinstance(before, list) and isinstance(after, list):
-        for index in range(max(len(before), len(after))):
-            where = f"{path}[{index}]"
-            if index >= len(after):
-                out.append({"path": where, "change": "removed", "before": shorten(before[index], 80)})
-            elif index >= len(before):
-                out.append({"path": where, "change": "added", "after": shorten(after[index], 80)})
-            else:
-                diff(before[index], after[index], where, out, subset=subset)
-    elif before != after:
-        out.append({"path": path, "change": "changed", "before": shorten(before, 80), "after": shorten(after, 80)})
-    return out[:MAX_DIFFS]
 
 
 FIXTURE_SERVER_INFO = {"name": "mcp-compare-fixture", "title": "mcp-compare fixture upstream", "version": "1.0.0"}
@@ -193,10 +166,12 @@ class RevisionProbe:
     opening: list[dict[str, Any]] = field(default_factory=list)
     #: {scenario key: why it was not sent} (the run stopped, the target stopped answering).
     skipped: dict[str, str] = field(default_factory=dict)
+    #: What became of the session's GET stream ("open", "HTTP 405", …); "" where there is none.
+    get_stream: str = ""
 
 
 def _probe_revision(
-    spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits, control: RunControl
+    spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits, control: RunControl, key: str = "probe"
 ) -> RevisionProbe:
     """One session at `revision`, every scenario in it. Never raises: a target that cannot even be
     started or reached is a failure of every cell of the revision; a stopped run or a target that
@@ -210,7 +185,7 @@ def _probe_revision(
     except Exception as error:  # a missing command, an unusable URL: the target's problem, recorded
         found.failure = f"could not start or reach the target: {type(error).__name__}: {error}"[:500]
         return found
-    client = WireClient(transport)
+    client = WireClient(transport, families.capabilities(revision, scenarios))
     with control.tracking(transport):
         try:
             session = client.open(revision)
@@ -219,6 +194,8 @@ def _probe_revision(
             if session.failure:
                 found.failure = control.reason if control.stopped else session.failure
                 return found
+            if any(plays(scenario) for scenario in scenarios):
+                found.get_stream = client.listen()
             held = 0
             for scenario in scenarios:
                 if control.stopped or held >= limits.stalled_cells:
@@ -226,10 +203,17 @@ def _probe_revision(
                         control.reason if control.stopped else stopped_answering(held, limits.total_timeout)
                     )
                     continue
-                exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
+                if plays(scenario):
+                    exchange = play(
+                        client, scenario, session.negotiated or revision, f"{key}-{revision}-{scenario.key}"
+                    )
+                    timed_out = bool(exchange.exchanges) and all(e.timed_out for e in exchange.exchanges)
+                else:
+                    exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
+                    timed_out = exchange.timed_out
                 if control.stopped and not exchange.ok:
                     exchange.failure = control.reason  # cut short by the stop, not the target's doing
-                held = held + 1 if exchange.timed_out else 0
+                held = held + 1 if timed_out else 0
                 found.answers[scenario.key] = exchange
             return found
         finally:
@@ -264,13 +248,16 @@ def run_probe(
     parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
     outcomes: list[ProbeOutcome] = []
 
+    run_key = uuid.uuid4().hex[:12]
+
     def probe(revision: str):
         started = time.monotonic()
-        found = _probe_revision(spec, scenarios, revision, limits, control)
+        here = applicable(scenarios, revision, spec.transport)
+        found = _probe_revision(spec, here, revision, limits, control, run_key)
         direct = RevisionProbe()
         if upstream is not None and not found.failure:
-            direct = _probe_revision(upstream, scenarios, revision, limits, control)
-        return found, direct.answers, time.monotonic() - started
+            direct = _probe_revision(upstream, here, revision, limits, control, run_key + "-direct")
+        return here, found, direct.answers, time.monotonic() - started
 
     def cancelled() -> bool:
         if should_stop and should_stop():
@@ -288,7 +275,7 @@ def run_probe(
         for revision, future in pending:
             while not cancelled():
                 try:
-                    found, direct, seconds = future.result(timeout=POLL_SECONDS)
+                    here, found, direct, seconds = future.result(timeout=POLL_SECONDS)
                     break
                 except FutureTimeout:
                     continue
@@ -297,7 +284,7 @@ def run_probe(
                 for _, rest in pending:
                     rest.cancel()
                 break
-            for scenario in scenarios:
+            for scenario in here:
                 outcome = _outcome(scenario, revision, found, direct.get(scenario.key), spec)
                 if not outcome.duration_ms:
                     outcome.duration_ms = seconds * 1000
@@ -312,6 +299,8 @@ def _outcome(
 ) -> ProbeOutcome:
     outcome = ProbeOutcome(scenario, revision, found.negotiated)
     exchange = found.answers.get(scenario.key)
+    if isinstance(exchange, Played) or (exchange is None and plays(scenario)):
+        return family_outcome(outcome, exchange, found, spec)
     outcome.exchanges = found.opening + ([exchange.as_dict()] if exchange else [])
     if found.failure or exchange is None or not exchange.ok:
         outcome.failure = (

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from . import process_tree
-from .exchange import Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
+from .exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
 from .secrets import Redactor, command_secrets
 
 logger = logging.getLogger(__name__)
@@ -56,6 +56,9 @@ class StdioTransport:
         os.set_blocking(self.process.stdin.fileno(), False)
         self.closing = threading.Event()
         self._close_lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        #: Ids of calls made with a short wait that went unanswered: their late answers are skipped.
+        self.unanswered: set[Any] = set()
         self._closed = False
         self.lines: queue.Queue[bytes | None] = queue.Queue(maxsize=10_000)
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -153,19 +156,43 @@ class StdioTransport:
         """The run stopped (Cancel, its deadline): no grace, the processes are killed now."""
         self.close(grace=0.0)
 
-    def exchange(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> Exchange:
+    def send(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> str:
+        """A message that is not a request (a notification, a reply): written, not awaited. Returns
+        why it could not be sent, or ""."""
+        try:
+            with self._write_lock:
+                self._write((json.dumps(message) + "\n").encode(), time.monotonic() + self.limits.connect_timeout)
+        except (ExchangeFailure, OSError, ValueError) as error:
+            return str(error)[:200] or type(error).__name__
+        return ""
+
+    def exchange(
+        self, message: dict[str, Any], extra_headers: dict[str, str] | None = None, call: Call | None = None
+    ) -> Exchange:
+        call = call or Call()
         record = Exchange(message.get("method", ""), message, framing="stdio")
         started = time.monotonic()
-        deadline = started + self.limits.total_timeout
+        deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
         request_id = message.get("id")
+        limit = self.limits.max_events
+        timers = [threading.Timer(delay, self._later, (later, record, headers)) for delay, later, headers in call.later]
         try:
             try:
-                self._write((json.dumps(message) + "\n").encode(), deadline)
+                with self._write_lock:
+                    self._write((json.dumps(message) + "\n").encode(), deadline)
             except (BrokenPipeError, OSError, ValueError) as error:
                 raise ExchangeFailure(f"the process is gone: {error}") from None
+            record.saw("sent", "request", message, limit)
+            for timer in timers:
+                timer.daemon = True
+                timer.start()
             while request_id is not None:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
+                    if call.wait is not None:
+                        record.unanswered = True
+                        self.unanswered.add(request_id)
+                        break
                     raise ExchangeTimeout(f"no response within {self.limits.total_timeout:.0f} s")
                 try:
                     line = self.lines.get(timeout=min(remaining, POLL_SECONDS))
@@ -182,18 +209,38 @@ class StdioTransport:
                 if isinstance(value, dict) and "method" in value:
                     # A notification or a request of the server's own (sampling, elicitation): not ours.
                     record.notifications.append(value)
-                    if len(record.notifications) > self.limits.max_events:
-                        raise ExchangeFailure(f"more than {self.limits.max_events} messages without the response")
+                    record.saw("received", "request", value, limit)
+                    if len(record.notifications) > limit:
+                        raise ExchangeFailure(f"more than {limit} messages without the response")
+                    if "id" in value and call.answer is not None:
+                        reply = call.answer(value)
+                        self.send(reply)
+                        record.saw("sent", "reply", reply, limit)
                     continue
                 if not isinstance(value, dict):
                     raise ExchangeFailure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
+                if value.get("id") in self.unanswered:
+                    # The late answer of a call given up on (a cancelled call the target finished).
+                    self.unanswered.discard(value.get("id"))
+                    record.saw("received", "late", value, limit)
+                    continue
                 if value.get("id") != request_id:
                     # One request is in flight at a time, so any other id is a wrong answer.
                     raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
                 record.response = value
+                record.saw("received", "request", value, limit)
                 break
         except ExchangeFailure as failure:
             record.timed_out = isinstance(failure, ExchangeTimeout)
             record.failure = str(failure)[:2000]
+        finally:
+            for timer in timers:
+                timer.cancel()
         record.duration_ms = (time.monotonic() - started) * 1000
         return record.redact(self.redactor)
+
+    def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
+        failure = self.send(message, headers)
+        record.saw(
+            "sent", "later", message if not failure else {**message, "not sent": failure}, self.limits.max_events
+        )

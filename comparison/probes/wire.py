@@ -15,7 +15,7 @@ from typing import Any
 
 from registers.vocabulary import Revision as R
 
-from .exchange import Exchange
+from .exchange import Call, Exchange
 from .http_transport import HttpTransport
 from .stdio_transport import StdioTransport
 
@@ -52,10 +52,13 @@ def _brief(value: Any) -> str:
 class WireClient:
     """Opens a session at a chosen revision and sends requests in that revision's style."""
 
-    def __init__(self, transport: HttpTransport | StdioTransport):
+    def __init__(self, transport: HttpTransport | StdioTransport, capabilities: dict[str, Any] | None = None):
         self.transport = transport
         self.next_id = 0
         self.session: Session | None = None
+        #: What the probe declares it can do (sampling, elicitation, roots): the scenario families
+        #: that need a capability ask for it; none by default.
+        self.capabilities = dict(capabilities or {})
 
     def _id(self) -> int:
         self.next_id += 1
@@ -65,7 +68,7 @@ class WireClient:
         return {
             "io.modelcontextprotocol/protocolVersion": STATELESS_REVISION,
             "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
-            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientCapabilities": self.capabilities,
         }
 
     def open(self, revision: str) -> Session:
@@ -83,7 +86,9 @@ class WireClient:
                 session.capabilities = _object(result.get("capabilities"))
                 return session
         init = self._send(
-            "initialize", {"protocolVersion": revision, "capabilities": {}, "clientInfo": CLIENT_INFO}, record=session
+            "initialize",
+            {"protocolVersion": revision, "capabilities": self.capabilities, "clientInfo": CLIENT_INFO},
+            record=session,
         )
         result = (init.response or {}).get("result")
         if not init.ok or not isinstance(result, dict):
@@ -104,8 +109,22 @@ class WireClient:
         self._send("notifications/initialized", None, record=session, notification=True)
         return session
 
+    def listen(self) -> str:
+        """Open the session's GET stream (HTTP with a session only); returns what became of it:
+        "open", "HTTP 405", … or "" where there is no such stream."""
+        if not isinstance(self.transport, HttpTransport) or self.session is None or self.session.stateless:
+            return ""
+        stream = self.transport.listen()
+        return "open" if stream.open else (stream.ended or "not opened")
+
     def _send(
-        self, method: str, params: dict[str, Any] | None, *, record: Session | None = None, notification: bool = False
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        *,
+        record: Session | None = None,
+        notification: bool = False,
+        call: Call | None = None,
     ) -> Exchange:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if not notification:
@@ -120,12 +139,33 @@ class WireClient:
                 headers["Mcp-Name"] = str(params["name"])
         if params is not None:
             message["params"] = params
-        exchange = self.transport.exchange(message, headers)
+        exchange = self.transport.exchange(message, headers, call)
         (record or self.session).exchanges.append(exchange)
         return exchange
 
-    def request(self, method: str, params: dict[str, Any] | None = None) -> Exchange:
-        return self._send(method, params)
+    def request(self, method: str, params: dict[str, Any] | None = None, call: Call | None = None) -> Exchange:
+        return self._send(method, params, call=call)
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> str:
+        """A notification outside any call; returns why it was not accepted, or ""."""
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        return self.transport.send(message)
+
+    def stamp(self, message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """A message sent mid-call and its HTTP headers, in the session's style (at 2026-07-28 the
+        envelope in `_meta` and the version and method headers)."""
+        if self.session is not None and self.session.stateless:
+            params = dict(message.get("params") or {})
+            params["_meta"] = {**(params.get("_meta") or {}), **self._envelope()}
+            message = {**message, "params": params}
+            return message, {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": message["method"]}
+        return message, {}
+
+    def next_request_id(self) -> int:
+        """The id the next request will carry (a cancel sent mid-call names it)."""
+        return self.next_id + 1
 
     def close(self) -> None:
         self.transport.close()

@@ -1,0 +1,105 @@
+"""Logging: `notifications/message` sent during a call, at the level the client asked for. Before
+2026-07-28 the client sets it for the session (`logging/setLevel`); from 2026-07-28 per request, in
+`_meta` (`io.modelcontextprotocol/logLevel`), and a server must not log for a request without it.
+The fixture logs at debug, info and warning; the client asks for info, so two must arrive."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from registers.vocabulary import ProbeVerdict as V
+from registers.vocabulary import Revision
+
+from ..exchange import Call
+from .base import Family, Finding, Played, Scenario, Tool, Upstream
+from .playing import add, error_of, received, report, report_of, tool_call
+
+NAME = "logging"
+TOOL = "log"
+PER_REQUEST = Revision.V2026_07_28
+META_LEVEL = "io.modelcontextprotocol/logLevel"
+ASKED = "info"
+ORDER = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LOGGED = ("debug", "info", "warning")
+
+#: The level each session asked for with logging/setLevel, by session (the fixture's side).
+SESSION_LEVELS: dict[str, str] = {}
+
+
+def wanted(level: str | None, logged: tuple[str, ...] = LOGGED) -> list[str]:
+    if level not in ORDER:
+        return []
+    return [name for name in logged if ORDER.index(name) >= ORDER.index(level)]
+
+
+async def _log(up: Upstream, arguments: dict[str, Any]) -> dict[str, Any]:
+    if up.protocol_version >= PER_REQUEST:
+        level = up.meta.get(META_LEVEL)
+    else:
+        level = SESSION_LEVELS.get(up.session_id)
+    # Before a level is set a server logs what it likes; the fixture then logs everything.
+    levels = list(LOGGED) if level is None and up.protocol_version < PER_REQUEST else wanted(level)
+    for name in levels:
+        await up.notify("notifications/message", {"level": name, "logger": "fixture", "data": f"a {name} message"})
+    return report({"level": level, "sent": levels})
+
+
+def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
+    played = Played()
+    if revision >= PER_REQUEST:
+        add(played, tool_call(client, TOOL, {}, {META_LEVEL: ASKED}, Call(settle=0.2)))
+    else:
+        set_level = add(played, client.request("logging/setLevel", {"level": ASKED}))
+        if (set_level.response or {}).get("error"):
+            played.notes["setLevel"] = f"logging/setLevel was not accepted: {error_of(set_level)}"
+        add(played, tool_call(client, TOOL, {}, None, Call(settle=0.2)))
+    played.upstream = report_of(played.exchanges[-1])
+    return played
+
+
+def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
+    upstream = played.upstream
+    if upstream is None:
+        return [
+            Finding(
+                V.NOT_TESTABLE,
+                "tools/call log",
+                f"no report from the upstream: {error_of(played.exchanges[-1]) or 'another answer'}",
+            )
+        ]
+    findings = []
+    if played.notes.get("setLevel"):
+        findings.append(Finding(V.REFUSED, "logging/setLevel", played.notes["setLevel"]))
+    where = "params._meta." + META_LEVEL if revision >= PER_REQUEST else "logging/setLevel"
+    if upstream.get("level") != ASKED:
+        verdict = V.LOST if upstream.get("level") is None else V.CHANGED
+        findings.append(
+            Finding(verdict, where, f"the client asked for {ASKED!r}, the upstream has {upstream.get('level')!r}")
+        )
+    arrived = [
+        m.get("params", {}).get("level")
+        for m in received(played, "notifications/message")
+        if isinstance(m.get("params"), dict)
+    ]
+    sent = upstream.get("sent") or []
+    missing = [level for level in sent if level not in arrived]
+    if missing:
+        findings.append(
+            Finding(V.LOST, "notifications/message", f"the upstream logged {sent}, the client got {arrived}")
+        )
+    extra = [level for level in arrived if level not in wanted(ASKED)]
+    if extra and not missing:
+        findings.append(
+            Finding(V.CHANGED, "notifications/message", f"the client asked for {ASKED!r} and up, and got {extra} too")
+        )
+    return findings
+
+
+FAMILY = Family(
+    NAME,
+    "Logging",
+    (Scenario("logging", f"log messages at level {ASKED}", "tools/call", {"name": TOOL}, (), family=NAME),),
+    play=play,
+    assess=assess,
+    tools=(Tool(TOOL, "logs at debug, info and warning (as far as the client's level allows), then answers", _log),),
+)

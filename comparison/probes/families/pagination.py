@@ -1,0 +1,127 @@
+"""Pagination: the fixture serves every list over three pages (its usual items on page 1, two more
+pages of items named here), and the probe follows `nextCursor`: every page must arrive once, in
+order, none repeated, and the walk must end. A proxy that drops the cursor answers page 1 forever;
+one that drops `nextCursor` hides every later page. Every revision has it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from registers.vocabulary import ProbeVerdict as V
+
+from .base import Family, Finding, Played, Scenario
+from .playing import add, error_of
+
+NAME = "pagination"
+PAGE_SIZE = 2
+MAX_PAGES = 8
+CURSOR = "fixture-page-"
+
+#: list method → (result key, the item field that names it, the items of pages 2 and 3).
+LISTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "tools/list": ("tools", "name", ("paged-tool-1", "paged-tool-2", "paged-tool-3", "paged-tool-4")),
+    "prompts/list": ("prompts", "name", ("paged-prompt-1", "paged-prompt-2", "paged-prompt-3")),
+    "resources/list": (
+        "resources",
+        "uri",
+        ("fixture://paged/1.txt", "fixture://paged/2.txt", "fixture://paged/3.txt", "fixture://paged/4.txt"),
+    ),
+    "resources/templates/list": (
+        "resourceTemplates",
+        "uriTemplate",
+        ("fixture://paged/{page}/a", "fixture://paged/{page}/b", "fixture://paged/{page}/c"),
+    ),
+}
+KEYS = {
+    "tools/list": "pages-tools",
+    "prompts/list": "pages-prompts",
+    "resources/list": "pages-resources",
+    "resources/templates/list": "pages-templates",
+}
+
+
+class BadCursor(ValueError):
+    """A cursor the fixture never handed out."""
+
+
+def page(first: list[Any], later: list[Any], cursor: Any) -> tuple[list[Any], str | None]:
+    """The fixture's side: page 1 is `first`, then `later` PAGE_SIZE at a time."""
+    if cursor is None:
+        return list(first), (f"{CURSOR}2" if later else None)
+    if not isinstance(cursor, str) or not cursor.startswith(CURSOR) or not cursor[len(CURSOR) :].isdigit():
+        raise BadCursor(f"Invalid cursor: {str(cursor)[:60]}")
+    number = int(cursor[len(CURSOR) :])
+    start = (number - 2) * PAGE_SIZE
+    if number < 2 or start >= len(later):
+        raise BadCursor(f"Invalid cursor: {cursor}")
+    end = start + PAGE_SIZE
+    return list(later[start:end]), (f"{CURSOR}{number + 1}" if end < len(later) else None)
+
+
+def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
+    played = Played()
+    result_key, field, _ = LISTS[scenario.method]
+    pages: list[list[str]] = []
+    cursors: list[str] = []
+    params: dict[str, Any] = {}
+    for _ in range(MAX_PAGES):
+        exchange = add(played, client.request(scenario.method, dict(params)))
+        result = (exchange.response or {}).get("result")
+        if exchange.failure or not isinstance(result, dict) or not isinstance(result.get(result_key), list):
+            played.notes["stopped"] = exchange.failure or error_of(exchange) or f"no {result_key} list in the answer"
+            break
+        pages.append([str(item.get(field)) for item in result[result_key] if isinstance(item, dict)])
+        cursor = result.get("nextCursor")
+        if not isinstance(cursor, str) or not cursor:
+            break
+        cursors.append(cursor)
+        params = {"cursor": cursor}
+    else:
+        played.notes["endless"] = True
+    played.notes.update(pages=pages, cursors=cursors)
+    if played.failure and pages:
+        played.failure = ""  # a later page failed: that is the finding, the first page came
+    return played
+
+
+def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
+    _, _, later = LISTS[scenario.method]
+    pages: list[list[str]] = played.notes.get("pages", [])
+    if not pages:
+        return [Finding(V.NOT_TESTABLE, scenario.method, f"no first page: {played.notes.get('stopped', 'no answer')}")]
+    findings = []
+    seen = [name for items in pages for name in items]
+    missing = [name for name in later if name not in seen]
+    if len(pages) > 1 and pages[1] == pages[0]:
+        findings.append(
+            Finding(V.LOST, "params.cursor", "page 2 came back as page 1: the cursor did not reach the upstream")
+        )
+    elif missing and len(pages) == 1:
+        findings.append(
+            Finding(
+                V.LOST,
+                "result.nextCursor",
+                f"page 1 came without nextCursor: {len(missing)} items of later pages never reach the client",
+            )
+        )
+    elif missing:
+        why = played.notes.get("stopped") or "the walk ended early"
+        findings.append(Finding(V.LOST, scenario.method, f"{len(missing)} items never arrived ({why})"))
+    if played.notes.get("endless"):
+        findings.append(Finding(V.CHANGED, "result.nextCursor", f"still another cursor after {MAX_PAGES} pages"))
+    repeated = sorted({name for name in seen if seen.count(name) > 1})
+    if repeated and not findings:
+        findings.append(Finding(V.CHANGED, scenario.method, f"items repeated across pages: {repeated[:5]}"))
+    got_later = [name for name in seen if name in later]
+    if not findings and got_later != list(later):
+        findings.append(Finding(V.CHANGED, scenario.method, f"later items out of order: {got_later}"))
+    return findings
+
+
+FAMILY = Family(
+    NAME,
+    "Pagination",
+    tuple(Scenario(KEYS[method], f"{method} over three pages", method, {}, (), family=NAME) for method in LISTS),
+    play=play,
+    assess=assess,
+)

@@ -1,0 +1,88 @@
+"""What the families that play more than one message share: a call's exchange turned into a
+Played, the fixture's report read out of a result, the messages of one kind that reached the
+probe. Pure, no Django."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..exchange import Call
+from .base import Played, Step
+
+#: The text block of a fixture report starts with this, so a report is never mistaken for content.
+REPORT_MARK = "mcp-compare fixture report"
+
+
+def report(reported: dict[str, Any]) -> dict[str, Any]:
+    """A fixture tool's result that tells the probe what the upstream sent and received."""
+    return {"content": [{"type": "text", "text": json.dumps({REPORT_MARK: reported})}]}
+
+
+def report_of(exchange: Any) -> dict[str, Any] | None:
+    """The fixture's report in an answer, or None (an error, another shape, a proxy's rewrite)."""
+    result = ((exchange.response or {}) if exchange is not None else {}).get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("content"), list):
+        return None
+    for block in result["content"]:
+        if isinstance(block, dict) and block.get("type") == "text" and REPORT_MARK in str(block.get("text", ""))[:64]:
+            try:
+                value = json.loads(block["text"]).get(REPORT_MARK)
+            except (ValueError, AttributeError):
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def error_of(exchange: Any) -> str:
+    """A JSON-RPC error answer or an isError result, in one line; "" when the call succeeded."""
+    response = exchange.response or {} if exchange is not None else {}
+    if isinstance(response.get("error"), dict):
+        error = response["error"]
+        return f"JSON-RPC error {error.get('code')}: {str(error.get('message', ''))[:200]}"
+    result = response.get("result")
+    if isinstance(result, dict) and result.get("isError") is True:
+        texts = [str(b.get("text", "")) for b in result.get("content") or [] if isinstance(b, dict)]
+        return "isError: " + " ".join(texts)[:200]
+    return ""
+
+
+def add(played: Played, exchange: Any) -> Any:
+    """Keep an exchange and its messages on the Played, and note a failure of the target."""
+    played.exchanges.append(exchange)
+    played.steps += [Step(s["direction"], s["message"], s["channel"]) for s in exchange.sequence]
+    if exchange.failure and not played.failure:
+        played.failure = exchange.failure
+    return exchange
+
+
+def tool_call(
+    client: Any, tool: str, arguments: dict[str, Any], meta: dict[str, Any] | None = None, call: Call | None = None
+) -> Any:
+    params: dict[str, Any] = {"name": tool, "arguments": arguments}
+    if meta:
+        params["_meta"] = meta
+    return client.request("tools/call", params, call)
+
+
+def received(played: Played, method: str) -> list[dict[str, Any]]:
+    """The messages of `method` that reached the probe, on any channel, in order."""
+    return [
+        step.message
+        for step in played.steps
+        if step.direction == "received" and isinstance(step.message, dict) and step.message.get("method") == method
+    ]
+
+
+def answered_first(played: Played, method: str) -> bool:
+    """Whether a call's answer reached the probe before every message of `method` did."""
+    seen_answer = False
+    for step in played.steps:
+        message = step.message if isinstance(step.message, dict) else {}
+        if step.direction != "received":
+            continue
+        if "result" in message or "error" in message:
+            seen_answer = True
+        elif message.get("method") == method and seen_answer:
+            return True
+    return False

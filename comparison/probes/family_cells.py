@@ -1,0 +1,57 @@
+"""The cells of the scenario families that play more than one message: which scenarios exist at a
+revision over a transport, playing one, and its outcome from the family's assessment. Pure, no
+Django; the runner calls these for every scenario whose family has a `play`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from . import families
+from .families.base import Played, Scenario, worst
+
+logger = logging.getLogger(__name__)
+
+
+def applicable(scenarios: list[Scenario], revision: str, transport: str) -> list[Scenario]:
+    """The scenarios that exist at `revision` over `transport` (the others get no cell at all)."""
+    return [scenario for scenario in scenarios if scenario.applies(revision, transport)]
+
+
+def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
+    family = families.family_of(scenario)
+    try:
+        return family.play(client, scenario, revision, key)
+    except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
+        logger.exception("could not play %s at %s", scenario.key, revision)
+        return Played(failure=f"mcp-compare could not play this scenario: {type(error).__name__}: {error}"[:500])
+
+
+def plays(scenario: Scenario) -> bool:
+    family = families.family_of(scenario)
+    return family is not None and family.play is not None
+
+
+def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any) -> Any:
+    """A family scenario's cell: its messages in order, what its assessment found, the verdict of
+    the worst finding, and what each host makes of it."""
+    scenario, revision = outcome.scenario, outcome.requested
+    outcome.exchanges = found.opening + ([e.as_dict() for e in played.exchanges] if played else [])
+    if found.failure or played is None or not played.ok:
+        outcome.failure = found.failure or found.skipped.get(scenario.key) or (played.failure if played else "not sent")
+        return outcome
+    outcome.duration_ms = sum(e.duration_ms for e in played.exchanges)
+    outcome.response = played.exchanges[-1].response if played.exchanges else None
+    family = families.family_of(scenario)
+    try:
+        findings = family.assess(scenario, played, outcome.negotiated or revision)
+    except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
+        logger.exception("could not assess %s at %s", scenario.key, revision)
+        outcome.failure = f"mcp-compare could not assess this scenario: {type(error).__name__}: {error}"[:500]
+        return outcome
+    outcome.findings = [finding.as_dict() for finding in findings]
+    outcome.assessed = worst(findings)
+    outcome.diff_against = "what the fixture sent and received"
+    if spec.upstream == "fixture":
+        outcome.interop = family.host_interop(outcome.assessed, played)
+    return outcome

@@ -1,0 +1,113 @@
+"""The GET stream of a Streamable HTTP session: what the server sends that is tied to no request
+(list changes, resource updates, and what a proxy routes there by mistake). Read by a thread of
+its own, bounded in bytes, events and time; a server that answers 405 has none. No Django.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from . import http11
+from .exchange import Exchange, ExchangeFailure, Limits, decode
+from .secrets import Redactor
+
+#: How long one read waits before looking whether the stream was stopped.
+READ_SLICE = 0.25
+
+
+class GetStream:
+    def __init__(self, url: str, headers: dict[str, str], limits: Limits, redactor: Redactor):
+        self.connection = http11.Connection(url, connect_timeout=limits.connect_timeout)
+        self.headers = {"Accept": "text/event-stream", **headers}
+        self.limits = limits
+        self.redactor = redactor
+        self.messages: list[dict[str, Any]] = []
+        self.status: int | None = None
+        #: Why the stream is not (or no longer) open: "HTTP 405", "closed by the server", …
+        self.ended = ""
+        self.opened = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._mark = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self, wait: float = 2.0) -> None:
+        """Open the stream; returns once the server answered the GET (or `wait` passed)."""
+        self._thread.start()
+        self.opened.wait(wait)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.connection.abort()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=1.0)
+        self.connection.close()
+
+    @property
+    def open(self) -> bool:
+        return self.status == 200 and not self.ended
+
+    def mark(self) -> None:
+        """Messages from here on belong to the call that is starting."""
+        with self._lock:
+            self._mark = len(self.messages)
+
+    def since_mark(self, settle: float = 0.0) -> list[dict[str, Any]]:
+        """What arrived since `mark`, after waiting `settle` seconds for stragglers (a server may
+        write a call's notifications to this stream after the call's own answer)."""
+        if settle > 0 and self.open:
+            time.sleep(settle)
+        with self._lock:
+            found = self.messages[self._mark :]
+            self._mark = len(self.messages)
+        return found
+
+    def _run(self) -> None:
+        record = Exchange("GET", {})
+        try:
+            response = self.connection.request("GET", list(self.headers.items()), b"", time.monotonic() + 5.0)
+            self.status = response.status
+            if response.status != 200 or "event-stream" not in response.header("content-type"):
+                self.ended = f"HTTP {response.status}"
+                return
+            self.opened.set()
+            buffer = b""
+            received = 0
+            while not self._stop.is_set():
+                try:
+                    for chunk in response.chunks(time.monotonic() + READ_SLICE, keep_open=True):
+                        received += len(chunk)
+                        if received > self.limits.max_bytes:
+                            self.ended = f"over the {self.limits.max_bytes:,}-byte cap"
+                            return
+                        buffer += chunk.replace(b"\r\n", b"\n")
+                        buffer = self._events(buffer, record)
+                        if self._stop.is_set() or self.ended:
+                            return
+                    self.ended = "closed by the server"
+                    return
+                except http11.TimedOut:
+                    continue  # nothing in this slice: look whether we were stopped, read on
+        except (http11.ConnectFailed, http11.Broken, ValueError) as error:
+            if not self._stop.is_set():
+                self.ended = self.redactor.text(f"{type(error).__name__}: {error}")[:200]
+        except ExchangeFailure as error:
+            self.ended = str(error)[:200]
+        finally:
+            self.opened.set()
+
+    def _events(self, buffer: bytes, record: Exchange) -> bytes:
+        while b"\n\n" in buffer:
+            raw, buffer = buffer.split(b"\n\n", 1)
+            data = b"\n".join(line[5:].lstrip() for line in raw.split(b"\n") if line.startswith(b"data:"))
+            if not data:
+                continue
+            message = decode(data, record, "a GET stream event")
+            with self._lock:
+                if len(self.messages) >= self.limits.max_events:
+                    self.ended = f"more than {self.limits.max_events} events"
+                    return b""
+                self.messages.append(self.redactor.data(message))
+        return buffer

@@ -1,0 +1,147 @@
+"""A stdio relay for the tests: sits between the probe and an upstream command, forwarding
+newline-delimited JSON-RPC both ways, and loses one thing on purpose (or nothing), the way real
+proxies are reported to lose it (../shared/research/proxy-directions.md §1).
+
+    python tests/relay.py --lose cursor -- python -m comparison.probes.fixture_server --stdio
+
+Losses: none, notifications (server→client notifications have no path back), server-requests
+(the relay answers the server's requests itself: Method not found), cursor (list requests lose
+`params.cursor`), next-cursor (list results lose `nextCursor`), progress-token (requests lose
+`_meta.progressToken`), cancel (`notifications/cancelled` is not forwarded), told (the upstream is
+told 2024-11-05 and capabilities the client never offered, as supergateway's stateless mode
+does), meta (requests lose their own `_meta` keys), input-responses (a retry loses
+`inputResponses`); and hostile: flood (thousands of notifications before every call's answer),
+malformed (notifications whose params are not an object), swallow-replies (the client's answers
+to the server's requests are dropped, so the upstream waits).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import threading
+
+LOSSES = (
+    "none",
+    "notifications",
+    "server-requests",
+    "cursor",
+    "next-cursor",
+    "progress-token",
+    "cancel",
+    "told",
+    "meta",
+    "input-responses",
+    "flood",
+    "malformed",
+    "swallow-replies",
+)
+#: Notifications the flood sends ahead of every call's answer: over the probe's per-call cap.
+FLOOD = 2000
+LIST_METHODS = ("tools/list", "prompts/list", "resources/list", "resources/templates/list")
+TOLD_VERSION = "2024-11-05"
+TOLD_CAPABILITIES = {"roots": {"listChanged": True}, "sampling": {}}
+
+
+class Relay:
+    def __init__(self, lose: str, upstream: subprocess.Popen):
+        self.lose = lose
+        self.upstream = upstream
+        self.lock = threading.Lock()
+        self.requested: dict[object, str] = {}  # client request id → method
+        self.client_version: dict[object, str] = {}
+
+    def to_client(self, message: dict) -> None:
+        with self.lock:
+            sys.stdout.write(json.dumps(message) + "\n")
+            sys.stdout.flush()
+
+    def to_upstream(self, message: dict) -> None:
+        self.upstream.stdin.write((json.dumps(message) + "\n").encode())
+        self.upstream.stdin.flush()
+
+    def from_client(self, message: dict) -> None:
+        method = message.get("method")
+        params = message.get("params") if isinstance(message.get("params"), dict) else None
+        if "id" in message and method:
+            self.requested[message["id"]] = method
+        if method == "notifications/cancelled" and self.lose == "cancel":
+            return
+        if not method and "id" in message and self.lose == "swallow-replies":
+            return
+        if method == "tools/call" and self.lose == "flood":
+            for step in range(FLOOD):
+                self.to_client(
+                    {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": step}}
+                )
+        if params is not None:
+            meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
+            if self.lose == "cursor" and method in LIST_METHODS:
+                params.pop("cursor", None)
+            if self.lose == "progress-token" and meta is not None:
+                meta.pop("progressToken", None)
+            if self.lose == "meta" and meta is not None:
+                for key in [k for k in meta if not k.startswith("io.modelcontextprotocol/")]:
+                    del meta[key]
+            if self.lose == "input-responses":
+                params.pop("inputResponses", None)
+            if self.lose == "told" and method == "initialize":
+                self.client_version[message["id"]] = params.get("protocolVersion")
+                params["protocolVersion"] = TOLD_VERSION
+                params["capabilities"] = TOLD_CAPABILITIES
+        self.to_upstream(message)
+
+    def from_upstream(self, message: dict) -> None:
+        method = message.get("method")
+        if method and "id" not in message and self.lose == "notifications":
+            return
+        if method and "id" not in message and self.lose == "malformed":
+            message["params"] = "garbage"
+        if method and "id" in message and self.lose == "server-requests":
+            self.to_upstream(
+                {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}}
+            )
+            return
+        result = message.get("result") if isinstance(message.get("result"), dict) else None
+        if result is not None and "id" in message:
+            asked = self.requested.pop(message["id"], "")
+            if self.lose == "next-cursor" and asked in LIST_METHODS:
+                result.pop("nextCursor", None)
+            if self.lose == "told" and message["id"] in self.client_version:
+                result["protocolVersion"] = self.client_version.pop(message["id"])
+        self.to_client(message)
+
+
+def pump(source, handle) -> None:
+    for line in source:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict):
+            handle(message)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lose", choices=LOSSES, default="none")
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    upstream = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    relay = Relay(args.lose, upstream)
+    threading.Thread(target=pump, args=(upstream.stdout, relay.from_upstream), daemon=True).start()
+    try:
+        pump(sys.stdin.buffer, relay.from_client)
+    finally:
+        upstream.terminate()
+        try:
+            upstream.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            upstream.kill()
+
+
+if __name__ == "__main__":
+    main()

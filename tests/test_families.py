@@ -1,0 +1,228 @@
+"""The scenario families beyond request → answer (progress, logging, server→client requests,
+pagination, cancellation, what the upstream was told): on the fixture directly at every revision
+each one shows what arrived, and each loss a relay inflicts (tests/relay.py) is named in the
+verdict, the finding and the message it concerns; the relay that changes nothing reports nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from comparison.probes import families
+from comparison.probes.exchange import Limits
+from comparison.probes.families.base import Played, Step
+from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe
+from comparison.probes.scenarios import FIXTURE
+from registers.vocabulary import REVISIONS, ProbeVerdict
+
+RELAY = Path(__file__).with_name("relay.py")
+FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
+AS_EXPECTED, LOST, REFUSED, CHANGED = (
+    ProbeVerdict.AS_EXPECTED,
+    ProbeVerdict.LOST,
+    ProbeVerdict.REFUSED,
+    ProbeVerdict.CHANGED,
+)
+
+
+def relay(lose: str) -> TargetSpec:
+    command = [sys.executable, str(RELAY), "--lose", lose, "--", *FIXTURE_STDIO]
+    return TargetSpec(f"relay losing {lose}", "stdio", command=command, upstream="fixture")
+
+
+def cells(outcomes) -> dict[tuple[str, str], object]:
+    return {(o.scenario.key, str(o.requested)): o for o in outcomes}
+
+
+@pytest.fixture(scope="module")
+def direct():
+    return cells(run_probe(builtin_fixture(), scenarios=PLAYED, revisions_=[str(r) for r in REVISIONS]))
+
+
+def received(outcome, method: str) -> list[dict]:
+    return [
+        step["message"]
+        for exchange in outcome.exchanges
+        for step in exchange.get("sequence") or []
+        if step["direction"] == "received" and step["message"].get("method") == method
+    ]
+
+
+def test_every_family_scenario_exists_where_it_should():
+    by_key = {s.key: s for s in PLAYED}
+    assert not by_key["ask-sampling"].exists_at("2026-07-28"), "sampling rides the result (MRTR) at 2026-07-28"
+    assert by_key["mrtr-sampling"].exists_at("2026-07-28")
+    assert not by_key["mrtr-sampling"].exists_at("2025-11-25")
+    assert not by_key["ask-elicit-form"].exists_at("2025-03-26")
+    assert by_key["ask-elicit-form"].exists_at("2025-06-18")
+    assert not by_key["ask-elicit-url"].exists_at("2025-06-18")
+    assert by_key["ask-elicit-url"].exists_at("2025-11-25")
+    assert by_key["told-headers"].applies("2025-06-18", "http")
+    assert not by_key["told-headers"].applies("2025-06-18", "stdio")
+    assert {s.family for s in PLAYED} == {
+        "progress", "logging", "server-requests", "pagination", "cancellation", "upstream-told",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("revision", [str(r) for r in REVISIONS])
+def test_the_fixture_directly_delivers_every_family_at(direct, revision):
+    here = {key: o for (key, rev), o in direct.items() if rev == revision}
+    assert here
+    assert all(o.verdict == AS_EXPECTED for o in here.values()), {
+        k: (o.verdict, o.failure, o.findings) for k, o in here.items() if o.verdict != AS_EXPECTED
+    }
+    progress = here["progress"]
+    tokens = [m["params"]["progressToken"] for m in received(progress, "notifications/progress")]
+    assert tokens == [progress.exchanges[-1]["request"]["params"]["_meta"]["progressToken"]] * 3
+    levels = [m["params"]["level"] for m in received(here["logging"], "notifications/message")]
+    assert levels == ["info", "warning"], "debug is below the level the probe asked for"
+    if revision < "2026-07-28":
+        assert received(here["ask-sampling"], "sampling/createMessage"), "the request reached the probe"
+        assert received(here["ask-roots"], "roots/list")
+        if revision >= "2025-06-18":
+            assert received(here["ask-elicit-form"], "elicitation/create")
+    else:
+        first = here["mrtr-sampling"].exchanges[-2]["response"]["result"]
+        assert first["resultType"] == "input_required"
+        assert first["inputRequests"]["ask"]["method"] == "sampling/createMessage"
+    pages = [e for e in here["pages-tools"].exchanges if e.get("method") == "tools/list"]
+    assert [bool(e["request"].get("params", {}).get("cursor")) for e in pages] == [False, True, True]
+    cancel = here["cancel"]
+    assert cancel.exchanges[-2]["unanswered"], "a cancelled call gets no answer"
+
+
+def test_a_relay_that_changes_nothing_reports_nothing(direct):
+    through = cells(run_probe(relay("none"), scenarios=PLAYED, revisions_=[str(r) for r in REVISIONS]))
+    assert through.keys() == direct.keys()
+    assert {key: o.verdict for key, o in through.items()} == dict.fromkeys(through, AS_EXPECTED)
+
+
+#: loss → {scenario: (verdict, the message or parameter named)} at 2025-11-25 (and 2026-07-28
+#: where the family has a form of its own there).
+LOSSES = {
+    "notifications": {"progress": (LOST, "notifications/progress"), "logging": (LOST, "notifications/message")},
+    "server-requests": {
+        "ask-sampling": (REFUSED, "sampling/createMessage"),
+        "ask-elicit-form": (REFUSED, "elicitation/create"),
+        "ask-elicit-url": (REFUSED, "elicitation/create"),
+        "ask-roots": (REFUSED, "roots/list"),
+    },
+    "swallow-replies": {
+        "ask-sampling": (LOST, "sampling/createMessage answer"),
+        "ask-elicit-form": (LOST, "elicitation/create answer"),
+        "ask-elicit-url": (LOST, "elicitation/create answer"),
+        "ask-roots": (LOST, "roots/list answer"),
+    },
+    "cursor": {f"pages-{kind}": (LOST, "params.cursor") for kind in ("tools", "prompts", "resources", "templates")},
+    "next-cursor": {
+        f"pages-{kind}": (LOST, "result.nextCursor") for kind in ("tools", "prompts", "resources", "templates")
+    },
+    "progress-token": {"progress": (LOST, "params._meta.progressToken")},
+    "cancel": {"cancel": (LOST, "notifications/cancelled")},
+    "told": {"told-version": (CHANGED, "protocolVersion"), "told-capabilities": (LOST, "clientCapabilities")},
+    "meta": {
+        "told-meta": (LOST, "params._meta.mcp-compare.dev/probe"),
+        "progress": (LOST, "params._meta.progressToken"),
+    },
+    "malformed": {"progress": (CHANGED, "notifications/progress"), "logging": (LOST, "notifications/message")},
+}
+LOSSES_2026 = {
+    "input-responses": {
+        f"mrtr-{kind}": (LOST, "inputResponses") for kind in ("sampling", "elicit-form", "elicit-url", "roots")
+    },
+    "cancel": {"cancel": (LOST, "notifications/cancelled")},
+    "notifications": {"progress": (LOST, "notifications/progress"), "logging": (LOST, "notifications/message")},
+}
+
+
+def _check_loss(lose: str, revision: str, expected: dict[str, tuple[str, str]]) -> None:
+    limits = Limits(total_timeout=8.0)
+    outcomes = cells(run_probe(relay(lose), scenarios=PLAYED, revisions_=[revision], limits=limits))
+    for key, (verdict, named) in expected.items():
+        outcome = outcomes[(key, revision)]
+        assert outcome.verdict == verdict, (key, outcome.verdict, outcome.failure, outcome.findings)
+        assert named in [f["path"] for f in outcome.findings], (key, outcome.findings)
+        assert outcome.interop, "scored against the fixture's known behaviour"
+        assert not any(outcome.interop.values()), "a loss counts against the hosts"
+    others = {k: o.verdict for (k, _), o in outcomes.items() if k not in expected}
+    assert set(others.values()) == {AS_EXPECTED}, f"only the lost scenarios change: {others}"
+
+
+@pytest.mark.parametrize("lose", sorted(LOSSES))
+def test_each_loss_of_a_relay_is_named(lose):
+    _check_loss(lose, "2025-11-25", LOSSES[lose])
+
+
+@pytest.mark.parametrize("lose", sorted(LOSSES_2026))
+def test_each_loss_of_a_relay_is_named_at_2026(lose):
+    _check_loss(lose, "2026-07-28", LOSSES_2026[lose])
+
+
+def test_a_flood_of_notifications_is_a_bounded_failure_never_a_hang():
+    limits = Limits(total_timeout=5.0, max_events=200)
+    outcomes = run_probe(relay("flood"), scenarios=PLAYED, revisions_=["2025-11-25"], limits=limits)
+    assert outcomes
+    assert all(o.verdict == ProbeVerdict.FAILED for o in outcomes)
+    assert "more than 200 messages without the response" in outcomes[0].failure
+
+
+def test_a_scenario_without_the_upstreams_report_is_not_testable_never_green():
+    """An answer the family cannot read (a proxy's rewrite of the echo) says so; it is not passed."""
+    scenario = next(s for s in PLAYED if s.key == "told-meta")
+
+    class Answered:
+        response = {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "rewritten"}]}}
+        request = {"params": {}}
+        sequence: list = []
+
+    played = Played(exchanges=[Answered()], steps=[Step("received", Answered.response)])
+    found = families.family_of(scenario).assess(scenario, played, "2025-11-25")
+    assert [(f.verdict, f.message) for f in found] == [(ProbeVerdict.NOT_TESTABLE, "tools/call echo-context")]
+
+
+def test_the_probe_declares_what_the_families_need_and_nothing_at_the_content_families():
+    assert families.capabilities("2025-11-25", PLAYED) == {
+        "sampling": {},
+        "roots": {"listChanged": True},
+        "elicitation": {"form": {}, "url": {}},
+    }
+    assert families.capabilities("2025-06-18", PLAYED)["elicitation"] == {}
+    assert "elicitation" not in families.capabilities("2025-03-26", PLAYED)
+    content_only = [s for s in FIXTURE if s.family == "content"]
+    assert families.capabilities("2025-11-25", content_only) == {}
+
+
+@pytest.mark.django_db
+def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_cells(client):
+    from comparison.models import ProbeResult
+    from comparison.probing import ensure_builtin_target, start_run
+
+    target = ensure_builtin_target()
+    run = start_run(
+        target=target,
+        revisions=["2025-03-26", "2026-07-28"],
+        scenarios=["text", "progress", "ask-elicit-form", "mrtr-sampling"],
+    )
+    run.refresh_from_db()
+    # ask-elicit-form has no form at 2025-03-26 nor at 2026-07-28; mrtr-sampling none at 2025-03-26.
+    assert (run.status, run.done, run.total) == ("done", 5, 5)
+    page = client.get(run.get_absolute_url()).content.decode()
+    assert page.count('class="muted not-applicable"') == 3
+    assert "elicitation/create, form during a call: not part of 2025-03-26" in page
+    assert 'class="family-row"' in page
+    assert "Progress notifications" in page
+    assert "By scenario family" in page
+    progress = ProbeResult.objects.get(run=run, scenario="progress", requested_revision="2025-03-26")
+    assert progress.family == "progress"
+    detail = client.get(progress.get_absolute_url()).content.decode()
+    assert "The exchange as a sequence" in detail
+    assert detail.count("<code>notifications/progress</code>") == 3
+    assert "The upstream&#x27;s account" in detail or "The upstream's account" in detail
+    report = detail.split("account</h3>")[1]
+    assert "&quot;sent&quot;" in report, "the upstream's report, highlighted"
+    api = client.get(f"/api/v1/runs/{run.pk}/").json()
+    assert {r["family"] for r in api["results"]} == {"content", "progress", "server-requests"}
+    assert api["counts"]["lost by proxy"] == 0

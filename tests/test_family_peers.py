@@ -1,0 +1,92 @@
+"""The scenario families through real proxies in front of the fixture (all on 127.0.0.1): what
+mcp-proxy 0.13.0 and supergateway 4.0.0 (stateful and stateless) do with progress, logging, the
+server's requests, cursors, cancellation and what the upstream is told, as measured here. Each
+assertion names the scenario, the revision, the verdict and the message concerned."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from comparison.peer_targets import supergateway_command
+from comparison.probes import families
+from comparison.probes.revisions import REVISIONS
+from comparison.probes.runner import TargetSpec, run_probe
+from comparison.probes.scenarios import FIXTURE
+from registers.vocabulary import ProbeVerdict
+from tests.processes import PEERS_VENV, free_port, mcp_proxy_command, node_env, server
+
+pytestmark = pytest.mark.peers
+FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
+V = ProbeVerdict
+
+
+def through(command: list[str], port: int, revisions: list[str], scenarios=PLAYED, env=None) -> dict:
+    with server(command, port, env=env):
+        spec = TargetSpec("peer → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
+        outcomes = run_probe(spec, scenarios=list(scenarios), revisions_=revisions)
+    return {(o.scenario.key, str(o.requested)): o for o in outcomes}
+
+
+def said(outcome) -> tuple[str, list[str]]:
+    return str(outcome.verdict), [f["path"] for f in outcome.findings]
+
+
+@pytest.fixture(scope="module")
+def mcp_proxy():
+    assert (PEERS_VENV / "bin" / "mcp-proxy").exists(), "scripts/test.sh installs the peers"
+    port = free_port()
+    return through(mcp_proxy_command(port, *FIXTURE_STDIO), port, [str(r) for r in REVISIONS])
+
+
+@pytest.mark.parametrize("revision", [str(r) for r in REVISIONS])
+def test_mcp_proxy_loses_the_other_directions(mcp_proxy, revision):
+    cells = {key: outcome for (key, rev), outcome in mcp_proxy.items() if rev == revision}
+    assert said(cells["progress"]) == (V.LOST, ["notifications/progress"])
+    assert said(cells["logging"]) == (V.LOST, ["notifications/message"])
+    asks = [key for key in cells if key.startswith(("ask-", "mrtr-"))]
+    assert asks
+    for key in asks:
+        verdict, _ = said(cells[key])
+        assert verdict == V.REFUSED, key
+        assert "not supported" in cells[key].findings[0]["message"], "the proxy's own SDK answered"
+    assert said(cells["told-client-info"]) == (V.CHANGED, ["clientInfo"])
+    assert said(cells["told-capabilities"]) == (V.LOST, ["clientCapabilities"])
+    assert said(cells["told-meta"]) == (V.AS_EXPECTED, []), "mcp-proxy passes _meta on"
+    assert said(cells["told-headers"])[0] == V.NOT_TESTABLE, "the upstream is reached over stdio"
+    for kind in ("tools", "prompts", "resources", "templates"):
+        assert said(cells[f"pages-{kind}"]) == (V.AS_EXPECTED, []), "0.13.0 follows cursors"
+    # It answers 2026-07-28 with a session of an older revision, so the cancel is a notification there too.
+    assert said(cells["cancel"]) == (V.LOST, ["notifications/cancelled"])
+    told = said(cells["told-version"])
+    assert told == ((V.AS_EXPECTED, []) if revision >= "2025-11-25" else (V.CHANGED, ["protocolVersion"]))
+
+
+def test_supergateway_stateful_passes_the_other_directions_until_2026():
+    port = free_port()
+    command = supergateway_command(port, FIXTURE_STDIO)
+    cells = through(command, port, ["2025-11-25", "2026-07-28"], env=node_env())
+    before = {key: said(o) for (key, rev), o in cells.items() if rev == "2025-11-25" and key != "told-headers"}
+    assert before == dict.fromkeys(before, (V.AS_EXPECTED, [])), "progress, logging, requests, cursors, cancel"
+    for kind in ("sampling", "elicit-form", "elicit-url", "roots"):
+        # Its SDK's tools/call schema drops what it does not know: the retry's requestState.
+        assert said(cells[(f"mrtr-{kind}", "2026-07-28")]) == (V.LOST, ["requestState"])
+
+
+def test_supergateway_stateless_starts_an_upstream_per_message():
+    port = free_port()
+    command = [arg for arg in supergateway_command(port, FIXTURE_STDIO) if arg != "--stateful"]
+    keys = ("progress", "logging", "ask-sampling", "ask-roots", "cancel", "told-version", "told-capabilities")
+    chosen = [s for s in PLAYED if s.key in keys]
+    cells = through(command, port, ["2025-11-25"], scenarios=chosen, env=node_env())
+    got = {key: said(o) for (key, _), o in cells.items()}
+    assert got["progress"] == (V.AS_EXPECTED, []), "notifications of the call's own process come back"
+    assert got["logging"][0] == V.LOST
+    assert "logging/setLevel" in got["logging"][1], "the level went to another process"
+    assert got["ask-sampling"] == (V.REFUSED, ["sampling/createMessage"])
+    assert got["ask-roots"] == (V.REFUSED, ["roots/list"])
+    assert got["cancel"] == (V.LOST, ["notifications/cancelled"]), "the cancel reached another process"
+    assert got["told-version"] == (V.CHANGED, ["protocolVersion"]), "told 2024-11-05"
+    assert got["told-capabilities"] == (V.LOST, ["clientCapabilities"])
