@@ -12,7 +12,9 @@ told 2024-11-05 and capabilities the client never offered, as supergateway's sta
 does), meta (requests lose their own `_meta` keys), input-responses (a retry loses
 `inputResponses`); and hostile: flood (thousands of notifications before every call's answer),
 malformed (notifications whose params are not an object), swallow-replies (the client's answers
-to the server's requests are dropped, so the upstream waits).
+to the server's requests are dropped, so the upstream waits); and caching: hints (results lose
+`ttlMs` and `cacheScope`), shared-cache (resources/read answered from one cache for every caller,
+whatever the upstream's `cacheScope`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ LOSSES = (
     "flood",
     "malformed",
     "swallow-replies",
+    "hints",
+    "shared-cache",
 )
 #: Notifications the flood sends ahead of every call's answer: over the probe's per-call cap.
 FLOOD = 2000
@@ -52,6 +56,8 @@ class Relay:
         self.lock = threading.Lock()
         self.requested: dict[object, str] = {}  # client request id → method
         self.client_version: dict[object, str] = {}
+        self.read_uri: dict[object, str] = {}  # client request id → the URI it reads
+        self.cache: dict[str, dict] = {}
 
     def to_client(self, message: dict) -> None:
         with self.lock:
@@ -67,6 +73,12 @@ class Relay:
         params = message.get("params") if isinstance(message.get("params"), dict) else None
         if "id" in message and method:
             self.requested[message["id"]] = method
+        if method == "resources/read" and self.lose == "shared-cache" and params is not None:
+            cached = self.cache.get(str(params.get("uri")))
+            if cached is not None:
+                self.to_client({"jsonrpc": "2.0", "id": message["id"], "result": cached})
+                return
+            self.read_uri[message["id"]] = str(params.get("uri"))
         if method == "notifications/cancelled" and self.lose == "cancel":
             return
         if not method and "id" in message and self.lose == "swallow-replies":
@@ -109,6 +121,11 @@ class Relay:
             asked = self.requested.pop(message["id"], "")
             if self.lose == "next-cursor" and asked in LIST_METHODS:
                 result.pop("nextCursor", None)
+            if self.lose == "hints":
+                result.pop("ttlMs", None)
+                result.pop("cacheScope", None)
+            if message["id"] in self.read_uri:
+                self.cache[self.read_uri.pop(message["id"])] = result
             if self.lose == "told" and message["id"] in self.client_version:
                 result["protocolVersion"] = self.client_version.pop(message["id"])
         self.to_client(message)

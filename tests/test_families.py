@@ -63,7 +63,8 @@ def test_every_family_scenario_exists_where_it_should():
     assert by_key["told-headers"].applies("2025-06-18", "http")
     assert not by_key["told-headers"].applies("2025-06-18", "stdio")
     assert {s.family for s in PLAYED} == {
-        "progress", "logging", "server-requests", "pagination", "cancellation", "upstream-told",
+        "progress", "logging", "server-requests", "pagination", "cancellation", "upstream-told", "changes",
+        "sessions", "caching",
     }  # fmt: skip
 
 
@@ -90,6 +91,13 @@ def test_the_fixture_directly_delivers_every_family_at(direct, revision):
         assert first["inputRequests"]["ask"]["method"] == "sampling/createMessage"
     pages = [e for e in here["pages-tools"].exchanges if e.get("method") == "tools/list"]
     assert [bool(e["request"].get("params", {}).get("cursor")) for e in pages] == [False, True, True]
+    assert received(here["list-changed"], "notifications/tools/list_changed")
+    assert [m["params"]["uri"] for m in received(here["resource-updated"], "notifications/resources/updated")] == [
+        "fixture://notes/readme.md"
+    ]
+    if revision == "2026-07-28":
+        texts = [e["response"]["result"]["contents"][0]["text"] for e in here["cache-private"].exchanges[-2:]]
+        assert texts[0] != texts[1], "each caller got its own private result"
     cancel = here["cancel"]
     assert cancel.exchanges[-2]["unanswered"], "a cancelled call gets no answer"
 
@@ -103,7 +111,12 @@ def test_a_relay_that_changes_nothing_reports_nothing(direct):
 #: loss → {scenario: (verdict, the message or parameter named)} at 2025-11-25 (and 2026-07-28
 #: where the family has a form of its own there).
 LOSSES = {
-    "notifications": {"progress": (LOST, "notifications/progress"), "logging": (LOST, "notifications/message")},
+    "notifications": {
+        "progress": (LOST, "notifications/progress"),
+        "logging": (LOST, "notifications/message"),
+        "list-changed": (LOST, "notifications/tools/list_changed"),
+        "resource-updated": (LOST, "notifications/resources/updated"),
+    },
     "server-requests": {
         "ask-sampling": (REFUSED, "sampling/createMessage"),
         "ask-elicit-form": (REFUSED, "elicitation/create"),
@@ -127,14 +140,29 @@ LOSSES = {
         "told-meta": (LOST, "params._meta.mcp-compare.dev/probe"),
         "progress": (LOST, "params._meta.progressToken"),
     },
-    "malformed": {"progress": (CHANGED, "notifications/progress"), "logging": (LOST, "notifications/message")},
+    "malformed": {
+        "progress": (CHANGED, "notifications/progress"),
+        "logging": (LOST, "notifications/message"),
+        "resource-updated": (CHANGED, "params.uri"),
+    },
 }
 LOSSES_2026 = {
     "input-responses": {
         f"mrtr-{kind}": (LOST, "inputResponses") for kind in ("sampling", "elicit-form", "elicit-url", "roots")
     },
     "cancel": {"cancel": (LOST, "notifications/cancelled")},
-    "notifications": {"progress": (LOST, "notifications/progress"), "logging": (LOST, "notifications/message")},
+    "notifications": {
+        "progress": (LOST, "notifications/progress"),
+        "logging": (LOST, "notifications/message"),
+        "list-changed": (LOST, "notifications/tools/list_changed"),
+        "resource-updated": (LOST, "notifications/resources/updated"),
+    },
+    "hints": {
+        "cache-list": (LOST, "ttlMs"),
+        "cache-read": (LOST, "ttlMs"),
+        "cache-private": (LOST, "ttlMs"),
+    },
+    "shared-cache": {"cache-private": (CHANGED, "cacheScope private")},
 }
 
 
@@ -226,3 +254,27 @@ def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_c
     api = client.get(f"/api/v1/runs/{run.pk}/").json()
     assert {r["family"] for r in api["results"]} == {"content", "progress", "server-requests"}
     assert api["counts"]["lost by proxy"] == 0
+
+
+def test_junit_and_baselines_treat_losses_as_failures_and_untestable_as_errors():
+    from comparison.pipeline import check_baseline, junit_xml, read_baseline
+
+    results = [
+        {"scenario": "progress", "requested_revision": "2025-11-25", "verdict": "lost by proxy", "failure": "",
+         "findings": [{"message": "the upstream sent 3, 0 reached the client"}]},
+        {"scenario": "ask-roots", "requested_revision": "2025-11-25", "verdict": "refused by proxy", "failure": "",
+         "findings": [{"message": "Method not found"}]},
+        {"scenario": "told-headers", "requested_revision": "2025-11-25", "verdict": "not testable", "failure": "",
+         "findings": [{"message": "stdio upstream"}]},
+    ]  # fmt: skip
+    xml = junit_xml("relay", results)
+    assert 'failures="2"' in xml
+    assert 'errors="1"' in xml
+    assert "the upstream sent 3, 0 reached the client" in xml
+    baseline = read_baseline("progress@2025-11-25: changed by proxy\nask-roots@2025-11-25: lost by proxy\n")
+    found = check_baseline(baseline, results)
+    assert [(s, was, now) for s, _, was, now in found.regressions] == [
+        ("progress", "changed by proxy", "lost by proxy"),
+        ("told-headers", "as expected", "not testable"),
+    ]
+    assert found.stale == [], "refused ranks with lost: neither better nor worse"

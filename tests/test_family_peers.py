@@ -60,6 +60,14 @@ def test_mcp_proxy_loses_the_other_directions(mcp_proxy, revision):
         assert said(cells[f"pages-{kind}"]) == (V.AS_EXPECTED, []), "0.13.0 follows cursors"
     # It answers 2026-07-28 with a session of an older revision, so the cancel is a notification there too.
     assert said(cells["cancel"]) == (V.LOST, ["notifications/cancelled"])
+    assert said(cells["list-changed"]) == (V.LOST, ["notifications/tools/list_changed"])
+    assert said(cells["resource-updated"]) == (V.LOST, ["notifications/resources/updated"])
+    if revision < "2026-07-28":
+        for key in ("session-get", "session-delete", "session-unknown"):
+            assert said(cells[key]) == (V.AS_EXPECTED, []), key
+    else:
+        for key in ("cache-list", "cache-read", "cache-private"):
+            assert said(cells[key])[0] == V.NOT_TESTABLE, "it negotiates 2025-11-25: no hints to pass"
     told = said(cells["told-version"])
     assert told == ((V.AS_EXPECTED, []) if revision >= "2025-11-25" else (V.CHANGED, ["protocolVersion"]))
 
@@ -73,12 +81,20 @@ def test_supergateway_stateful_passes_the_other_directions_until_2026():
     for kind in ("sampling", "elicit-form", "elicit-url", "roots"):
         # Its SDK's tools/call schema drops what it does not know: the retry's requestState.
         assert said(cells[(f"mrtr-{kind}", "2026-07-28")]) == (V.LOST, ["requestState"])
+    # At 2026-07-28 every request is a session of its own: the listen stream hears nothing.
+    assert said(cells[("list-changed", "2026-07-28")]) == (V.LOST, ["notifications/tools/list_changed"])
+    assert said(cells[("resource-updated", "2026-07-28")]) == (V.LOST, ["notifications/resources/updated"])
+    for key in ("cache-list", "cache-read", "cache-private"):
+        assert said(cells[(key, "2026-07-28")]) == (V.AS_EXPECTED, []), key
 
 
 def test_supergateway_stateless_starts_an_upstream_per_message():
     port = free_port()
     command = [arg for arg in supergateway_command(port, FIXTURE_STDIO) if arg != "--stateful"]
-    keys = ("progress", "logging", "ask-sampling", "ask-roots", "cancel", "told-version", "told-capabilities")
+    keys = (
+        "progress", "logging", "ask-sampling", "ask-roots", "cancel", "told-version", "told-capabilities",
+        "resource-updated", "session-get", "session-unknown",
+    )  # fmt: skip
     chosen = [s for s in PLAYED if s.key in keys]
     cells = through(command, port, ["2025-11-25"], scenarios=chosen, env=node_env())
     got = {key: said(o) for (key, _), o in cells.items()}
@@ -90,3 +106,6 @@ def test_supergateway_stateless_starts_an_upstream_per_message():
     assert got["cancel"] == (V.LOST, ["notifications/cancelled"]), "the cancel reached another process"
     assert got["told-version"] == (V.CHANGED, ["protocolVersion"]), "told 2024-11-05"
     assert got["told-capabilities"] == (V.LOST, ["clientCapabilities"])
+    assert got["resource-updated"] == (V.LOST, ["resources/subscribe"]), "subscribed in another process"
+    assert got["session-get"] == (V.LOST, ["GET stream"]), "GET answers 405"
+    assert got["session-unknown"][0] == V.NOT_TESTABLE, "it issues no session ids"

@@ -21,18 +21,21 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 
 from registers.vocabulary import Revision as R
 
 from . import fixture_journal
-from .families import cancellation, fixture_tools, pagination
+from .families import caching, cancellation, changes, fixture_tools, pagination
 from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
 
 STATELESS_REVISION = R.V2026_07_28
 INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
 FAMILY_TOOLS = fixture_tools()
+#: The events of the `subscriptions/listen` streams of this process (list changes, updates).
+BUS = InMemorySubscriptionBus()
 PAGED = {method: later for method, (_, _, later) in pagination.LISTS.items()}
 
 
@@ -57,7 +60,10 @@ async def list_tools(ctx, params) -> types.ListToolsResult:
         items, cursor = pagination.page(_tool_entries(), later, getattr(params, "cursor", None))
     except pagination.BadCursor as error:
         raise MCPError(-32602, str(error)) from None
-    return types.ListToolsResult(tools=[types.Tool.model_validate(tool) for tool in items], next_cursor=cursor)
+    hints = caching.LIST_HINTS if ctx.protocol_version >= caching.FROM else {}
+    return types.ListToolsResult.model_validate(
+        {"tools": items, "nextCursor": cursor, **hints} if cursor else {"tools": items, **hints}
+    )
 
 
 async def list_prompts(ctx, params) -> types.ListPromptsResult:
@@ -125,7 +131,8 @@ async def read_resource(ctx, params) -> types.ReadResourceResult:
     if item is None:
         raise MCPError(-32002, f"Resource not found: {params.uri}")
     contents = {key: item[key] for key in ("mimeType", "text", "blob") if key in item}
-    return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), **contents}]})
+    hints = caching.READ_HINTS if ctx.protocol_version >= caching.FROM else {}
+    return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), **contents}], **hints})
 
 
 class SdkUpstream:
@@ -159,6 +166,14 @@ class SdkUpstream:
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         await self._channel.notify(method, params)
 
+    async def announce(self, method: str, params: dict[str, Any]) -> None:
+        """A notification tied to no request: the connection's own channel (the GET stream)."""
+        await self.ctx.session._connection.outbound.notify(method, params)
+
+    async def publish(self, kind: str, uri: str) -> None:
+        """An event for the `subscriptions/listen` streams (2026-07-28)."""
+        await BUS.publish(ToolsListChanged() if kind == "tools" else ResourceUpdated(uri=uri))
+
     async def request(self, method: str, params: dict[str, Any], timeout: float = 3.0) -> dict[str, Any]:
         try:
             with anyio.fail_after(timeout):
@@ -180,6 +195,16 @@ class SdkUpstream:
         return fixture_journal.read(key)
 
 
+async def subscribe_resource(ctx, params) -> types.EmptyResult:
+    changes.subscribe(SdkUpstream(ctx).session_id, str(params.uri))
+    return types.EmptyResult()
+
+
+async def unsubscribe_resource(ctx, params) -> types.EmptyResult:
+    changes.SUBSCRIBED.get(SdkUpstream(ctx).session_id, set()).discard(str(params.uri))
+    return types.EmptyResult()
+
+
 async def set_logging_level(ctx, params) -> types.EmptyResult:
     logging_family.SESSION_LEVELS[SdkUpstream(ctx).session_id] = str(params.level)
     return types.EmptyResult()
@@ -191,6 +216,11 @@ async def raw_tool_results(ctx, call_next):
     if ctx.method == "notifications/cancelled" and isinstance(ctx.params, dict):
         cancellation.cancel_received(SdkUpstream(ctx), ctx.params)
         return await call_next(ctx)
+    if ctx.method == "resources/read" and (ctx.params or {}).get("uri") == caching.PRIVATE_URI:
+        result = caching.private_read(dict((ctx.params or {}).get("_meta") or {}))
+        if ctx.protocol_version == STATELESS_REVISION:
+            result["resultType"] = "complete"
+        return result
     if ctx.method != "tools/call":
         return await call_next(ctx)
     name = (ctx.params or {}).get("name")
@@ -236,6 +266,9 @@ def _server() -> Server:
         on_list_resource_templates=list_resource_templates,
         on_read_resource=read_resource,
         on_set_logging_level=set_logging_level,
+        on_subscribe_resource=subscribe_resource,
+        on_unsubscribe_resource=unsubscribe_resource,
+        on_subscriptions_listen=ListenHandler(BUS),
     )
 
 

@@ -18,9 +18,25 @@ READ_SLICE = 0.25
 
 
 class GetStream:
-    def __init__(self, url: str, headers: dict[str, str], limits: Limits, redactor: Redactor):
+    """A long-lived server stream read in the background: the session's GET stream, or (with a
+    method and body) a request whose answer is a stream, as `subscriptions/listen` is."""
+
+    def __init__(
+        self,
+        url: str,
+        headers: dict[str, str],
+        limits: Limits,
+        redactor: Redactor,
+        *,
+        method: str = "GET",
+        body: bytes = b"",
+    ):
         self.connection = http11.Connection(url, connect_timeout=limits.connect_timeout)
-        self.headers = {"Accept": "text/event-stream", **headers}
+        accept = "text/event-stream" if method == "GET" else "application/json, text/event-stream"
+        self.headers = {"Accept": accept, **headers}
+        if body:
+            self.headers["Content-Type"] = "application/json"
+        self.method, self.body = method, body
         self.limits = limits
         self.redactor = redactor
         self.messages: list[dict[str, Any]] = []
@@ -67,7 +83,9 @@ class GetStream:
     def _run(self) -> None:
         record = Exchange("GET", {})
         try:
-            response = self.connection.request("GET", list(self.headers.items()), b"", time.monotonic() + 5.0)
+            response = self.connection.request(
+                self.method, list(self.headers.items()), self.body, time.monotonic() + 5.0
+            )
             self.status = response.status
             if response.status != 200 or "event-stream" not in response.header("content-type"):
                 self.ended = f"HTTP {response.status}"

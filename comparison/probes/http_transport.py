@@ -43,6 +43,29 @@ class HttpTransport:
         self.stream.start()
         return self.stream
 
+    def open_stream(self, message: dict[str, Any], headers: dict[str, str]) -> GetStream:
+        """A request whose answer is a long-lived stream (`subscriptions/listen`), read in the
+        background on a connection of its own; `stop()` closes it, which cancels it over HTTP."""
+        sent = {**self.base_headers, **self.session_headers, **headers}
+        stream = GetStream(self.url, sent, self.limits, self.redactor, method="POST", body=json.dumps(message).encode())
+        stream.start()
+        return stream
+
+    def plain(self, method: str, message: dict[str, Any] | None, headers: dict[str, str]) -> tuple[int | None, str]:
+        """One HTTP request outside the session's flow (a DELETE, a request with another session
+        id), on a connection of its own: its status, or None and why it got none. Bounded."""
+        connection = http11.Connection(self.url, connect_timeout=self.limits.connect_timeout)
+        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers}
+        body = json.dumps(message).encode() if message is not None else b""
+        deadline = time.monotonic() + self.limits.connect_timeout
+        try:
+            response = connection.request(method, list({**self.base_headers, **sent}.items()), body, deadline)
+            return response.status, ""
+        except (http11.ConnectFailed, http11.TimedOut, http11.Broken, ValueError) as error:
+            return None, self.redactor.text(f"{type(error).__name__}: {error}")[:200]
+        finally:
+            connection.close()
+
     def send(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> str:
         """POST a message that is not a request (a notification, a reply) on the side connection;
         returns why it was not accepted, or ""."""

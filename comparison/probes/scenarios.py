@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .families import fixture_scenarios
+from .families import family_of, fixture_scenarios
 from .families.base import Scenario
 from .fixture_content import PROMPTS, TOOLS, ToolError
 
@@ -75,7 +75,11 @@ def suite(name: str) -> tuple[Scenario, ...]:
 
 
 def expected_fixture_response(scenario: Scenario) -> dict[str, Any] | None:
-    """The fixture's own answer (the `result` or `error` of the JSON-RPC response), where it is fixed."""
+    """The fixture's own answer (the `result` or `error` of the JSON-RPC response), where it is fixed
+    (a family that plays several messages assesses its own: None)."""
+    family = family_of(scenario)
+    if family is not None and family.play is not None:
+        return None
     if scenario.method == "tools/call":
         outcome = TOOLS.get(scenario.params["name"])
         if outcome is None:

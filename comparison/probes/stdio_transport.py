@@ -219,9 +219,10 @@ class StdioTransport:
                     continue
                 if not isinstance(value, dict):
                     raise ExchangeFailure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
-                if value.get("id") in self.unanswered:
+                late = value.get("id")
+                if isinstance(late, (str, int)) and late in self.unanswered:
                     # The late answer of a call given up on (a cancelled call the target finished).
-                    self.unanswered.discard(value.get("id"))
+                    self.unanswered.discard(late)
                     record.saw("received", "late", value, limit)
                     continue
                 if value.get("id") != request_id:

@@ -135,8 +135,10 @@ class WireClient:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **self._envelope()}
             headers = {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": method}
-            if params.get("name"):
-                headers["Mcp-Name"] = str(params["name"])
+            # The tool or prompt a request names, or the resource it reads.
+            named = params.get("name") or (params.get("uri") if method.startswith("resources/") else None)
+            if named:
+                headers["Mcp-Name"] = str(named)
         if params is not None:
             message["params"] = params
         exchange = self.transport.exchange(message, headers, call)
@@ -162,6 +164,10 @@ class WireClient:
             message = {**message, "params": params}
             return message, {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": message["method"]}
         return message, {}
+
+    def new_id(self) -> int:
+        """An id for a request sent outside `request` (a listen stream)."""
+        return self._id()
 
     def next_request_id(self) -> int:
         """The id the next request will carry (a cancel sent mid-call names it)."""

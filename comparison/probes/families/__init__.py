@@ -6,7 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cancellation, content, failures, logging, pagination, progress, prompts, server_requests, upstream_told
+from . import (
+    caching,
+    cancellation,
+    changes,
+    content,
+    failures,
+    logging,
+    pagination,
+    progress,
+    prompts,
+    server_requests,
+    sessions,
+    upstream_told,
+)
 from .base import Family, Scenario
 
 FAMILIES: tuple[Family, ...] = (
@@ -17,8 +30,11 @@ FAMILIES: tuple[Family, ...] = (
     logging.FAMILY,
     server_requests.FAMILY,
     pagination.FAMILY,
+    changes.FAMILY,
     cancellation.FAMILY,
     upstream_told.FAMILY,
+    sessions.FAMILY,
+    caching.FAMILY,
 )
 BY_NAME = {family.name: family for family in FAMILIES}
 
