@@ -15,7 +15,7 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Step, Tool, Upstream
-from .playing import add, error_of, received, report, report_of, tool_call
+from .playing import add, error_of, no_report, received, report, report_of, tool_call
 
 NAME = "changes"
 LISTEN_FROM = Revision.V2026_07_28
@@ -119,13 +119,7 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
         return [Finding(V.NOT_TESTABLE, scenario.key, played.untestable)]
     upstream = played.upstream
     if upstream is None:
-        return [
-            Finding(
-                V.NOT_TESTABLE,
-                "tools/call",
-                f"no report from the upstream: {error_of(played.exchanges[-1]) if played.exchanges else 'no call'}",
-            )
-        ]
+        return no_report("tools/call", played)
     method = UPDATED if scenario.key == "resource-updated" else TOOLS_CHANGED
     if scenario.key == "resource-updated" and revision < LISTEN_FROM and not upstream.get("subscribed"):
         return [

@@ -12,7 +12,7 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, error_of, received, report, report_of, tool_call
+from .playing import add, error_of, no_report, received, report, report_of, tool_call
 
 NAME = "logging"
 TOOL = "log"
@@ -60,13 +60,7 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
 def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     upstream = played.upstream
     if upstream is None:
-        return [
-            Finding(
-                V.NOT_TESTABLE,
-                "tools/call log",
-                f"no report from the upstream: {error_of(played.exchanges[-1]) or 'another answer'}",
-            )
-        ]
+        return no_report("tools/call log", played)
     findings = []
     if played.notes.get("setLevel"):
         findings.append(Finding(V.REFUSED, "logging/setLevel", played.notes["setLevel"]))

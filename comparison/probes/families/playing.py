@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from registers.vocabulary import ProbeVerdict
+
 from ..exchange import Call
-from .base import Played, Step
+from .base import Finding, Played, Step
 
 #: The text block of a fixture report starts with this, so a report is never mistaken for content.
 REPORT_MARK = "mcp-compare fixture report"
@@ -45,6 +47,13 @@ def error_of(exchange: Any) -> str:
         texts = [str(b.get("text", "")) for b in result.get("content") or [] if isinstance(b, dict)]
         return "isError: " + " ".join(texts)[:200]
     return ""
+
+
+def no_report(what: str, played: Played) -> list[Finding]:
+    """The finding when the upstream's report did not come back: the check cannot be made."""
+    last = played.exchanges[-1] if played.exchanges else None
+    why = (error_of(last) or "another answer") if last is not None else "no call was made"
+    return [Finding(ProbeVerdict.NOT_TESTABLE, what, f"no report from the upstream: {why}")]
 
 
 def add(played: Played, exchange: Any) -> Any:

@@ -12,7 +12,7 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, answered_first, error_of, received, report, report_of, tool_call
+from .playing import add, answered_first, no_report, received, report, report_of, tool_call
 
 NAME = "progress"
 TOOL = "progress"
@@ -47,13 +47,7 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     exchange = played.exchanges[0]
     upstream = played.upstream
     if upstream is None:
-        return [
-            Finding(
-                V.NOT_TESTABLE,
-                "tools/call progress",
-                f"no report from the upstream: {error_of(exchange) or 'another answer'}",
-            )
-        ]
+        return no_report("tools/call progress", played)
     sent_token = exchange.request["params"]["_meta"]["progressToken"]
     findings = []
     if upstream.get("progressToken") is None:

@@ -13,7 +13,7 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, error_of, received, report, report_of, tool_call
+from .playing import add, error_of, no_report, received, report, report_of, tool_call
 
 NAME = "server-requests"
 TOOL = "ask"
@@ -144,13 +144,7 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
 def _assess_request(kind: str, method: str, answer: dict[str, Any], played: Played) -> list[Finding]:
     upstream = played.upstream
     if upstream is None:
-        return [
-            Finding(
-                V.NOT_TESTABLE,
-                f"tools/call {TOOL}",
-                f"no report from the upstream: {error_of(played.exchanges[-1]) or 'another answer'}",
-            )
-        ]
+        return no_report(f"tools/call {TOOL}", played)
     arrived = received(played, method)
     got = upstream.get("answer") or {}
     if not arrived:

@@ -12,7 +12,7 @@ from registers.vocabulary import Revision
 
 from ..wire import CLIENT_INFO
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, error_of, report, report_of, tool_call
+from .playing import add, no_report, report, report_of, tool_call
 
 NAME = "upstream-told"
 TOOL = "echo-context"
@@ -56,13 +56,7 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
 def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     upstream = played.upstream
     if upstream is None:
-        return [
-            Finding(
-                V.NOT_TESTABLE,
-                f"tools/call {TOOL}",
-                f"no report from the upstream: {error_of(played.exchanges[0]) or 'another answer'}",
-            )
-        ]
+        return no_report(f"tools/call {TOOL}", played)
     return ASSESS[scenario.key](upstream, played.notes, revision)
 
 
