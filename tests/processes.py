@@ -12,6 +12,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from comparison.probes import process_tree
+
 PROJECT = Path(__file__).resolve().parent.parent
 PEERS = PROJECT / "comparison" / "probes" / "peers"
 NODE_PEERS = PEERS / "node" / "node_modules"
@@ -26,21 +28,8 @@ def free_port() -> int:
 
 
 def descendants(pid: int) -> set[int]:
-    """The process and every process below it, from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, pending = {pid}, [pid]
-    while pending:
-        for child in children.get(pending.pop(), []):
-            if child not in found:
-                found.add(child)
-                pending.append(child)
-    return found
+    """The process and every live process below it (and in its group), from /proc."""
+    return process_tree.members(pid) | {pid}
 
 
 def listening_addresses(pid: int) -> list[str]:
