@@ -1,0 +1,84 @@
+"""The lint's findings as a register author reads them: severity, line, row, rule and the exact
+message, for each rule (pinned after mutation testing showed that checking the rule alone let a
+wrong line, a lost message or a wrong subject pass)."""
+
+from __future__ import annotations
+
+import pytest
+
+from registers import lint
+from registers.sources import SourceRoot
+from tests.test_unseen_registers import with_row
+
+pytestmark = pytest.mark.django_db(databases=[])
+
+
+def line_of(text: str, start: str) -> int:
+    return next(number for number, line in enumerate(text.splitlines(), 1) if line.startswith(start))
+
+
+def found(text: str, roots=None) -> list[tuple]:
+    return [(f.severity, f.line, f.row, f.code, f.message) for f in lint.lint_text(text, "one.md", roots)]
+
+
+@pytest.mark.parametrize(
+    ("cells", "severity", "message"),
+    [
+        ("`2025-03-26 has` | `25-03 —`", "error", "label `2025-03-26 has` contradicts the Where cell, which says 25-03 lacks it"),
+        ("`2026-07-28 deprecates` | `26-07 ✓`", "warning", "label `2026-07-28 deprecates` but the Where cell says 26-07: exists"),
+        ("`2025-03-26 deprecates` | `26-07 only`", "error", "label `2025-03-26 deprecates` contradicts the Where cell's `26-07 only`"),
+        ("`lootbox has` | `26-07 ✓` · lootbox ✗", "error", "label `lootbox has` contradicts the Where cell, which says lootbox lacks it"),
+        # A label of another kind before it does not stop the revision labels being checked.
+        ("`lootbox has` `2025-03-26 has` | `25-03 —`", "error", "label `2025-03-26 has` contradicts the Where cell, which says 25-03 lacks it"),
+    ],
+)  # fmt: skip
+def test_each_contradiction_says_which_label_and_what_the_where_cell_says(cells, severity, message):
+    text = with_row(cells)
+    assert found(text) == [(severity, line_of(text, "| TT-01"), "TT-01", "contradiction", message)]
+
+
+@pytest.mark.parametrize(("status", "shown"), [("✓ — works", "✓"), ("acc. — accepted as is", "acc.")])
+def test_a_missing_label_beside_a_status_that_has_it(status, shown):
+    text = with_row("`mcpx missing` `2026-07-28 has` | `26-07 ✓`").replace("n/a — not examined", status)
+    message = f"label `mcpx missing` but the status column says {shown}"
+    assert found(text) == [("warning", line_of(text, "| TT-01"), "TT-01", "status", message)]
+    absent = text.replace(status, "✗ — absent")
+    assert found(absent) == [], "a status that lacks it agrees with the label"
+
+
+def test_missing_and_has_others_dont_together():
+    text = with_row("`mcpx missing` `mcpx has, others don't` `2026-07-28 has` | `26-07 ✓`")
+    status = ("warning", line_of(text, "| TT-01"), "TT-01", "status")
+    assert (*status, "labels `mcpx missing` and `mcpx has, others don't` together") in found(text)
+
+
+def test_the_status_rules_use_the_registers_own_subject():
+    text = with_row("`gw missing` `2026-07-28 has` | `26-07 ✓`").replace("n/a — not examined", "✓ — works")
+    text = text.replace("mcpx @ 05c78b2", "gw @ 05c78b2")
+    assert (
+        "warning",
+        line_of(text, "| TT-01"),
+        "TT-01",
+        "status",
+        "label `gw missing` but the status column says ✓",
+    ) in found(text)
+
+
+def test_an_uncited_row_is_reported_at_its_section():
+    text = with_row("`2026-07-28 has` | `26-07 ✓`", sources="Nothing cited.")
+    text = text.replace("Handled in `internal/cli/commands.go:385-415` and again at `:414`.", "Handled.")
+    assert found(text) == [("warning", line_of(text, "## TT-01"), "TT-01", "uncited", "the row cites nothing")]
+
+
+def test_a_host_said_to_lack_it_with_nothing_cited_from_its_sources():
+    text = with_row("`mcpx missing` `mcpx has, others don't` `2026-07-28 has` | `26-07 ✓`")
+    message = "opencode v2 is said to be `lacks` with nothing cited from its sources"
+    assert ("warning", line_of(text, "## TT-01"), "TT-01", "uncited", message) in found(text)
+
+
+def test_a_citation_in_no_source_root_cannot_be_verified():
+    roots = [SourceRoot(key="subject", name="mcpx", prefixes=("internal/",))]
+    text = with_row("`2026-07-28 has` | `26-07 ✓`", sources='`elsewhere/x.go:1` "x"; https://example.com/a')
+    message = "`elsewhere/x.go` is in no source root: it cannot be verified"
+    assert found(text, roots) == [("warning", line_of(text, "## TT-01"), "TT-01", "no-source", message)]
+    assert found(text) == [], "without roots nothing is checked"
