@@ -278,3 +278,24 @@ def test_junit_and_baselines_treat_losses_as_failures_and_untestable_as_errors()
         ("told-headers", "as expected", "not testable"),
     ]
     assert found.stale == [], "refused ranks with lost: neither better nor worse"
+
+
+@pytest.mark.parametrize(
+    ("key", "notes", "expected"),
+    [
+        ("session-unknown", {"status": 404}, []),
+        ("session-unknown", {"status": 400}, [(ProbeVerdict.CHANGED, "Mcp-Session-Id")]),
+        ("session-unknown", {"status": 200}, [(ProbeVerdict.LOST, "Mcp-Session-Id")]),
+        ("session-delete", {"delete": 200, "status": 404}, []),
+        ("session-delete", {"delete": 500, "status": 404}, [(ProbeVerdict.CHANGED, "DELETE")]),
+        ("session-get", {"get": "HTTP 405"}, [(ProbeVerdict.LOST, "GET stream")]),
+        ("session-get", {"get": "open"}, []),
+    ],
+)
+def test_the_session_rules_read_each_status(key, notes, expected):
+    """supergateway answered an unknown session with 400 before 4.0.0 (its #123): no peer here does any more."""
+    from comparison.probes.families import sessions
+
+    scenario = next(s for s in sessions.FAMILY.scenarios if s.key == key)
+    found = sessions.assess(scenario, Played(notes=notes), "2025-11-25")
+    assert [(f.verdict, f.message) for f in found] == expected
