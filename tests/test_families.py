@@ -299,3 +299,22 @@ def test_the_session_rules_read_each_status(key, notes, expected):
     scenario = next(s for s in sessions.FAMILY.scenarios if s.key == key)
     found = sessions.assess(scenario, Played(notes=notes), "2025-11-25")
     assert [(f.verdict, f.message) for f in found] == expected
+
+
+def test_the_probe_command_fails_on_a_loss_and_says_which():
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    command = f"{sys.executable} {RELAY} --lose notifications -- {' '.join(FIXTURE_STDIO)}"
+    out = StringIO()
+    with pytest.raises(CommandError) as caught:
+        call_command(
+            "probe", "--command", command, "--revisions", "2025-11-25", "--scenarios", "progress", "text", stdout=out
+        )
+    assert caught.value.returncode == 1, "a proxy that loses progress breaks the build"
+    assert (
+        "1 as expected, 0 changed by proxy, 0 invalid for revision, 0 failed to probe, 1 lost by proxy"
+        in out.getvalue()
+    )
+    assert "the upstream sent 3, 0 reached the client" in out.getvalue()

@@ -19,6 +19,7 @@ from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import SUITES, suite
 from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
+from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 
 def _write(path: str, text: str) -> None:
@@ -140,7 +141,9 @@ class Command(BaseCommand):
         if baseline is not None:
             self._gate_on_baseline(options, baseline, results)
             return
-        failing = counts.get(CHANGED, 0) + counts.get(FAILED, 0) + (counts.get(INVALID, 0) if options["strict"] else 0)
+        # Changed, lost or refused by the proxy, failed to probe or not testable: each breaks an expectation.
+        failing = sum(counts.get(v, 0) for v in (*pipeline.FAILING, FAILED, ProbeVerdict.NOT_TESTABLE))
+        failing += counts.get(INVALID, 0) if options["strict"] else 0
         if failing:
             raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
 
@@ -149,7 +152,8 @@ class Command(BaseCommand):
             detail = o.failure or "; ".join(describe(o.diff[:3])) or "; ".join(f["message"] for f in o.findings[:2])
             line = f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
             self.stdout.write(redactor.text(line))
-        self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in (AS_EXPECTED, CHANGED, INVALID, FAILED)))
+        shown = [v for v in PROBE_VERDICTS if v in (AS_EXPECTED, CHANGED, INVALID, FAILED) or counts.get(v)]
+        self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in shown))
 
     @staticmethod
     def _read_baseline(path: str) -> dict:
