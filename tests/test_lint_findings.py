@@ -27,6 +27,7 @@ def found(text: str, roots=None) -> list[tuple]:
         ("`2025-03-26 has` | `25-03 —`", "error", "label `2025-03-26 has` contradicts the Where cell, which says 25-03 lacks it"),
         ("`2026-07-28 deprecates` | `26-07 ✓`", "warning", "label `2026-07-28 deprecates` but the Where cell says 26-07: exists"),
         ("`2025-03-26 deprecates` | `26-07 only`", "error", "label `2025-03-26 deprecates` contradicts the Where cell's `26-07 only`"),
+        ("`2025-03-26 has` | `25-11 only` · `26-07 only`", "error", "label `2025-03-26 has` contradicts the Where cell's `25-11, 26-07 only`"),
         ("`lootbox has` | `26-07 ✓` · lootbox ✗", "error", "label `lootbox has` contradicts the Where cell, which says lootbox lacks it"),
         # A label of another kind before it does not stop the revision labels being checked.
         ("`lootbox has` `2025-03-26 has` | `25-03 —`", "error", "label `2025-03-26 has` contradicts the Where cell, which says 25-03 lacks it"),
