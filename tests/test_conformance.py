@@ -36,6 +36,10 @@ IMPLEMENTED = {
     "prompts-get-embedded-resource",
     "prompts-get-with-image",
     "dns-rebinding-protection",
+    # From the scenario families: logging/setLevel, resources/subscribe and unsubscribe.
+    "logging-set-level",
+    "resources-subscribe",
+    "resources-unsubscribe",
 }
 
 
