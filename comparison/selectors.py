@@ -20,7 +20,7 @@ from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes import compare, families, interop, real_lane, sequence
+from .probes import compare, families, family_cells, interop, real_lane, sequence
 from .probes.scenarios import suite
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
@@ -100,6 +100,7 @@ def target_page(target: ProbeTarget) -> dict:
         "schedule": ProbeSchedule.objects.filter(target=target).first(),
         "latest_done": next((run for run in runs if run.status == ProbeRun.DONE), None),
         "scenarios": suite(target.suite),
+        "scenario_groups": family_cells.scenario_groups(suite(target.suite), target.transport),
         "real_host_available": real_lane.available(),
     }
 
@@ -143,21 +144,15 @@ def run_grid(run: ProbeRun) -> dict:
         heading = family.title if family and scenario.family != previous else ""
         previous = scenario.family
         line = [
-            {"result": cells.get((scenario.key, rev)), "na": _not_applicable(scenario, rev, run.target.transport)}
+            {
+                "result": cells.get((scenario.key, rev)),
+                "na": family_cells.not_applicable(scenario, rev, run.target.transport),
+            }
             for rev in run.revisions
         ]
         grid.append({"scenario": scenario, "cells": line, "family": heading})
     counts = {verdict: sum(1 for r in results if r.verdict == verdict) for verdict in PROBE_VERDICTS}
     return {"grid": grid, "counts": counts, "by_family": _by_family(results)}
-
-
-def _not_applicable(scenario, revision: str, transport: str) -> str:
-    """Why a scenario has no cell at a revision over a transport; "" where it has one."""
-    if scenario.applies(revision, transport):
-        return ""
-    if not scenario.exists_at(revision):
-        return f"{scenario.title}: not part of {revision}"
-    return f"{scenario.title}: only over {', '.join(scenario.transports)}"
 
 
 def _by_family(results: list[ProbeResult]) -> list[dict]:

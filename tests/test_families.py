@@ -251,6 +251,13 @@ def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_c
     assert "The upstream&#x27;s account" in detail or "The upstream's account" in detail
     report = detail.split("account</h3>")[1]
     assert "&quot;sent&quot;" in report, "the upstream's report, highlighted"
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_superuser("prober", "", "pw-prober-123"))
+    form = client.get(target.get_absolute_url()).content.decode()
+    assert "<legend>Progress notifications</legend>" in form
+    assert "<legend>Streamable HTTP sessions</legend>" not in form, "a stdio target has no HTTP sessions"
+    assert 'ttlMs and cacheScope on tools/list <span class="muted">(from 2026-07-28)</span>' in form
     api = client.get(f"/api/v1/runs/{run.pk}/").json()
     assert {r["family"] for r in api["results"]} == {"content", "progress", "server-requests"}
     assert api["counts"]["lost by proxy"] == 0

@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from registers.vocabulary import REVISIONS
+
 from . import families
 from .families.base import Played, Scenario, worst
 
@@ -55,3 +57,25 @@ def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any) -
     if spec.upstream == "fixture":
         outcome.interop = family.host_interop(outcome.assessed, played)
     return outcome
+
+
+def not_applicable(scenario, revision: str, transport: str) -> str:
+    """Why a scenario has no cell at a revision over a transport; "" where it has one."""
+    if scenario.applies(revision, transport):
+        return ""
+    if not scenario.exists_at(revision):
+        return f"{scenario.title}: not part of {revision}"
+    return f"{scenario.title}: only over {', '.join(scenario.transports)}"
+
+
+def scenario_groups(scenarios, transport: str) -> list[tuple[str, list]]:
+    """The run form's scenarios by family, in catalogue order, with the revisions each exists in."""
+    groups: dict[str, list] = {}
+    for scenario in scenarios:
+        if transport not in scenario.transports:
+            continue
+        family = families.BY_NAME.get(scenario.family)
+        span = [f"from {scenario.introduced}"] if scenario.introduced != REVISIONS[0] else []
+        span += [f"until {scenario.removed}"] if scenario.removed else []
+        groups.setdefault(family.title if family else "Scenarios", []).append((scenario, ", ".join(span)))
+    return list(groups.items())
