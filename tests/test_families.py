@@ -325,3 +325,15 @@ def test_the_probe_command_fails_on_a_loss_and_says_which():
         in out.getvalue()
     )
     assert "the upstream sent 3, 0 reached the client" in out.getvalue()
+
+
+def test_the_fixture_pages_lists_and_refuses_a_cursor_it_never_gave():
+    from comparison.probes.families import pagination
+
+    assert pagination.page(["a"], ["b", "c", "d"], None) == (["a"], "fixture-page-2")
+    assert pagination.page(["a"], ["b", "c", "d"], "fixture-page-2") == (["b", "c"], "fixture-page-3")
+    assert pagination.page(["a"], ["b", "c", "d"], "fixture-page-3") == (["d"], None)
+    assert pagination.page(["a"], [], None) == (["a"], None)
+    for cursor in ("fixture-page-4", "fixture-page-1", "fixture-page-x", "other", 2):
+        with pytest.raises(pagination.BadCursor):
+            pagination.page(["a"], ["b", "c", "d"], cursor)

@@ -39,6 +39,14 @@ BUS = InMemorySubscriptionBus()
 PAGED = {method: later for method, (_, _, later) in pagination.LISTS.items()}
 
 
+def _page(first: list[Any], later: list[Any], params) -> tuple[list[Any], str | None]:
+    """One page of a list (families.pagination); a cursor the fixture never gave is invalid params."""
+    try:
+        return pagination.page(first, later, getattr(params, "cursor", None))
+    except pagination.BadCursor as error:
+        raise MCPError(-32602, str(error)) from None
+
+
 def _tool_entries() -> list[dict[str, Any]]:
     tools = []
     for name, (description, _, output_schema) in TOOLS.items():
@@ -56,10 +64,7 @@ async def list_tools(ctx, params) -> types.ListToolsResult:
         {"name": name, "description": "a tool of a later page", "inputSchema": INPUT_SCHEMA}
         for name in PAGED["tools/list"]
     ]
-    try:
-        items, cursor = pagination.page(_tool_entries(), later, getattr(params, "cursor", None))
-    except pagination.BadCursor as error:
-        raise MCPError(-32602, str(error)) from None
+    items, cursor = _page(_tool_entries(), later, params)
     hints = caching.LIST_HINTS if ctx.protocol_version >= caching.FROM else {}
     return types.ListToolsResult.model_validate(
         {"tools": items, "nextCursor": cursor, **hints} if cursor else {"tools": items, **hints}
@@ -78,10 +83,7 @@ async def list_prompts(ctx, params) -> types.ListPromptsResult:
             data["arguments"] = prompt["arguments"]
         prompts.append(data)
     later = [{"name": name, "description": "a prompt of a later page"} for name in PAGED["prompts/list"]]
-    try:
-        items, cursor = pagination.page(prompts, later, getattr(params, "cursor", None))
-    except pagination.BadCursor as error:
-        raise MCPError(-32602, str(error)) from None
+    items, cursor = _page(prompts, later, params)
     return types.ListPromptsResult(prompts=[types.Prompt.model_validate(p) for p in items], next_cursor=cursor)
 
 
@@ -106,19 +108,13 @@ async def get_prompt(ctx, params) -> types.GetPromptResult:
 async def list_resources(ctx, params) -> types.ListResourcesResult:
     first = [{"uri": uri, "name": item["name"], "mimeType": item["mimeType"]} for uri, item in RESOURCES.items()]
     later = [{"uri": uri, "name": uri.rsplit("/", 1)[-1], "mimeType": "text/plain"} for uri in PAGED["resources/list"]]
-    try:
-        items, cursor = pagination.page(first, later, getattr(params, "cursor", None))
-    except pagination.BadCursor as error:
-        raise MCPError(-32602, str(error)) from None
+    items, cursor = _page(first, later, params)
     return types.ListResourcesResult(resources=[types.Resource.model_validate(r) for r in items], next_cursor=cursor)
 
 
 async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
     templates = [{"uriTemplate": t, "name": t.rsplit("/", 1)[-1]} for t in PAGED["resources/templates/list"]]
-    try:
-        items, cursor = pagination.page(templates[:1], templates[1:], getattr(params, "cursor", None))
-    except pagination.BadCursor as error:
-        raise MCPError(-32602, str(error)) from None
+    items, cursor = _page(templates[:1], templates[1:], params)
     return types.ListResourceTemplatesResult(
         resource_templates=[types.ResourceTemplate.model_validate(t) for t in items], next_cursor=cursor
     )
