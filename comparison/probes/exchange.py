@@ -73,6 +73,10 @@ class Exchange:
         if len(self.sequence) < limit:
             self.sequence.append({"direction": direction, "channel": channel, "message": message})
 
+    def sent_beside(self, channel: str, message: dict[str, Any], failure: str, limit: int) -> None:
+        """A message the probe sent beside the call (a reply, a cancel), and why it was refused."""
+        self.saw("sent", channel, {**message, "not sent": failure} if failure else message, limit)
+
     def redact(self, redactor: Redactor) -> Exchange:
         """Mask every configured secret a target echoed back, wherever it sits."""
         if redactor:

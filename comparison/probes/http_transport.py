@@ -51,15 +51,25 @@ class HttpTransport:
         stream.start()
         return stream
 
+    def _headers(self, extra: dict[str, str] | None = None, *, session: bool = True) -> dict[str, str]:
+        """A POST's headers: JSON in, JSON or events out, the configured ones, the session's, `extra`."""
+        return {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **self.base_headers,
+            **(self.session_headers if session else {}),
+            **(extra or {}),
+        }
+
     def plain(self, method: str, message: dict[str, Any] | None, headers: dict[str, str]) -> tuple[int | None, str]:
         """One HTTP request outside the session's flow (a DELETE, a request with another session
         id), on a connection of its own: its status, or None and why it got none. Bounded."""
         connection = http11.Connection(self.url, connect_timeout=self.limits.connect_timeout)
-        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers}
         body = json.dumps(message).encode() if message is not None else b""
         deadline = time.monotonic() + self.limits.connect_timeout
         try:
-            response = connection.request(method, list({**self.base_headers, **sent}.items()), body, deadline)
+            sent = self._headers(headers, session=False)
+            response = connection.request(method, list(sent.items()), body, deadline)
             return response.status, ""
         except (http11.ConnectFailed, http11.TimedOut, http11.Broken, ValueError) as error:
             return None, self.redactor.text(f"{type(error).__name__}: {error}")[:200]
@@ -69,13 +79,7 @@ class HttpTransport:
     def send(self, message: dict[str, Any], extra_headers: dict[str, str] | None = None) -> str:
         """POST a message that is not a request (a notification, a reply) on the side connection;
         returns why it was not accepted, or ""."""
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            **self.base_headers,
-            **self.session_headers,
-            **(extra_headers or {}),
-        }
+        headers = self._headers(extra_headers)
         deadline = time.monotonic() + self.limits.connect_timeout
         with self._side_lock:
             try:
@@ -115,13 +119,7 @@ class HttpTransport:
         self, message: dict[str, Any], extra_headers: dict[str, str] | None = None, call: Call | None = None
     ) -> Exchange:
         call = call or Call()
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            **self.base_headers,
-            **self.session_headers,
-            **(extra_headers or {}),
-        }
+        headers = self._headers(extra_headers)
         record = Exchange(message.get("method", ""), message, mask_headers(headers, self.base_headers))
         started = time.monotonic()
         deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
@@ -227,10 +225,7 @@ class HttpTransport:
         record.response = value
 
     def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
-        failure = self.send(message, headers)
-        record.saw(
-            "sent", "later", message if not failure else {**message, "not sent": failure}, self.limits.max_events
-        )
+        record.sent_beside("later", message, self.send(message, headers), self.limits.max_events)
 
     def _read_sse(
         self, response: http11.Response, record: Exchange, request_id: Any, deadline: float, call: Call
@@ -257,12 +252,6 @@ class HttpTransport:
                 record.saw("received", "request", message, self.limits.max_events)
                 if isinstance(message, dict) and "method" in message and "id" in message and call.answer:
                     reply = call.answer(message)
-                    failure = self.send(reply)
-                    record.saw(
-                        "sent",
-                        "reply",
-                        reply if not failure else {**reply, "not sent": failure},
-                        self.limits.max_events,
-                    )
+                    record.sent_beside("reply", reply, self.send(reply), self.limits.max_events)
         if request_id is not None:
             raise ExchangeFailure("the SSE stream ended without a response")

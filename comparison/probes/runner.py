@@ -25,7 +25,6 @@ from . import families, interop, revisions
 from .control import CANCELLED, RunControl, stopped_answering
 from .diffing import diff, payload
 from .exchange import Limits
-from .families.base import Played
 from .family_cells import applicable, family_outcome, play, plays
 from .forkserver import fixture_command
 from .http_transport import HttpTransport
@@ -166,8 +165,6 @@ class RevisionProbe:
     opening: list[dict[str, Any]] = field(default_factory=list)
     #: {scenario key: why it was not sent} (the run stopped, the target stopped answering).
     skipped: dict[str, str] = field(default_factory=dict)
-    #: What became of the session's GET stream ("open", "HTTP 405", …); "" where there is none.
-    get_stream: str = ""
 
 
 def _probe_revision(
@@ -195,7 +192,7 @@ def _probe_revision(
                 found.failure = control.reason if control.stopped else session.failure
                 return found
             if any(plays(scenario) for scenario in scenarios):
-                found.get_stream = client.listen()
+                client.listen()  # what arrives there during a call belongs to the call
             held = 0
             for scenario in scenarios:
                 if control.stopped or held >= limits.stalled_cells:
@@ -299,7 +296,7 @@ def _outcome(
 ) -> ProbeOutcome:
     outcome = ProbeOutcome(scenario, revision, found.negotiated)
     exchange = found.answers.get(scenario.key)
-    if isinstance(exchange, Played) or (exchange is None and plays(scenario)):
+    if plays(scenario):
         return family_outcome(outcome, exchange, found, spec)
     outcome.exchanges = found.opening + ([exchange.as_dict()] if exchange else [])
     if found.failure or exchange is None or not exchange.ok:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .families.playing import REPORT_MARK
+from .families.playing import report_in
 
 CHANNELS = {
     "request": "the call's own stream",
@@ -74,17 +74,7 @@ def lines(exchanges: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def upstream_report(exchanges: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the fixture upstream reported, from the last answer that carries its report."""
     for exchange in reversed(exchanges if isinstance(exchanges, list) else []):
-        response = exchange.get("response") if isinstance(exchange, dict) else None
-        result = response.get("result") if isinstance(response, dict) else None
-        content = result.get("content") if isinstance(result, dict) else None
-        if not isinstance(content, list):
-            continue
-        for block in content:
-            text = block.get("text", "") if isinstance(block, dict) else ""
-            if isinstance(text, str) and REPORT_MARK in text[:64]:
-                try:
-                    value = json.loads(text).get(REPORT_MARK)
-                except (ValueError, AttributeError):
-                    return None
-                return value if isinstance(value, dict) else None
+        report = report_in(exchange.get("response") if isinstance(exchange, dict) else None)
+        if report is not None:
+            return report
     return None

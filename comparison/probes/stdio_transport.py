@@ -214,8 +214,7 @@ class StdioTransport:
                         raise ExchangeFailure(f"more than {limit} messages without the response")
                     if "id" in value and call.answer is not None:
                         reply = call.answer(value)
-                        self.send(reply)
-                        record.saw("sent", "reply", reply, limit)
+                        record.sent_beside("reply", reply, self.send(reply), limit)
                     continue
                 if not isinstance(value, dict):
                     raise ExchangeFailure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
@@ -241,7 +240,4 @@ class StdioTransport:
         return record.redact(self.redactor)
 
     def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
-        failure = self.send(message, headers)
-        record.saw(
-            "sent", "later", message if not failure else {**message, "not sent": failure}, self.limits.max_events
-        )
+        record.sent_beside("later", message, self.send(message, headers), self.limits.max_events)

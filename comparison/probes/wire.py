@@ -129,18 +129,11 @@ class WireClient:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if not notification:
             message["id"] = self._id()
-        headers: dict[str, str] = {}
-        stateless = method == "server/discover" or (self.session is not None and self.session.stateless)
-        if stateless:
-            params = dict(params or {})
-            params["_meta"] = {**(params.get("_meta") or {}), **self._envelope()}
-            headers = {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": method}
-            # The tool or prompt a request names, or the resource it reads.
-            named = params.get("name") or (params.get("uri") if method.startswith("resources/") else None)
-            if named:
-                headers["Mcp-Name"] = str(named)
         if params is not None:
             message["params"] = params
+        headers: dict[str, str] = {}
+        if method == "server/discover" or self._stateless:
+            message, headers = self._enveloped(message)
         exchange = self.transport.exchange(message, headers, call)
         (record or self.session).exchanges.append(exchange)
         return exchange
@@ -148,22 +141,25 @@ class WireClient:
     def request(self, method: str, params: dict[str, Any] | None = None, call: Call | None = None) -> Exchange:
         return self._send(method, params, call=call)
 
-    def notify(self, method: str, params: dict[str, Any] | None = None) -> str:
-        """A notification outside any call; returns why it was not accepted, or ""."""
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            message["params"] = params
-        return self.transport.send(message)
-
     def stamp(self, message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-        """A message sent mid-call and its HTTP headers, in the session's style (at 2026-07-28 the
-        envelope in `_meta` and the version and method headers)."""
-        if self.session is not None and self.session.stateless:
-            params = dict(message.get("params") or {})
-            params["_meta"] = {**(params.get("_meta") or {}), **self._envelope()}
-            message = {**message, "params": params}
-            return message, {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": message["method"]}
-        return message, {}
+        """A message sent mid-call and its HTTP headers, in the session's style."""
+        return self._enveloped(message) if self._stateless else (message, {})
+
+    @property
+    def _stateless(self) -> bool:
+        return self.session is not None and self.session.stateless
+
+    def _enveloped(self, message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """At 2026-07-28: the envelope in `_meta`, and the version, method and name headers."""
+        method = message["method"]
+        params = dict(message.get("params") or {})
+        params["_meta"] = {**(params.get("_meta") or {}), **self._envelope()}
+        headers = {"MCP-Protocol-Version": STATELESS_REVISION, "Mcp-Method": method}
+        # The tool or prompt a request names, or the resource it reads.
+        named = params.get("name") or (params.get("uri") if method.startswith("resources/") else None)
+        if named:
+            headers["Mcp-Name"] = str(named)
+        return {**message, "params": params}, headers
 
     def new_id(self) -> int:
         """An id for a request sent outside `request` (a listen stream)."""

@@ -11,7 +11,7 @@ from registers.vocabulary import ProbeVerdict as V
 from registers.vocabulary import Revision
 
 from .base import Family, Finding, Played, Scenario
-from .playing import add, error_of
+from .playing import add, error_of, second_client
 
 NAME = "caching"
 FROM = Revision.V2026_07_28
@@ -43,11 +43,8 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
         played.notes["callers"] = [first, second]
         add(played, _read_private(client, first))
         other = client
-        transport = client.transport
-        if hasattr(transport, "plain"):  # over HTTP the second caller has a connection of its own
-            other = type(client)(
-                type(transport)(transport.url, headers=transport.base_headers, limits=transport.limits)
-            )
+        if hasattr(client.transport, "plain"):  # over HTTP the second caller has a connection of its own
+            other = second_client(client)
             opened = other.open(revision)
             if opened.failure:
                 other.close()

@@ -22,8 +22,13 @@ def report(reported: dict[str, Any]) -> dict[str, Any]:
 
 
 def report_of(exchange: Any) -> dict[str, Any] | None:
-    """The fixture's report in an answer, or None (an error, another shape, a proxy's rewrite)."""
-    result = ((exchange.response or {}) if exchange is not None else {}).get("result")
+    """The fixture's report in an exchange's answer, or None (an error, another shape, a proxy's rewrite)."""
+    return report_in(exchange.response if exchange is not None else None)
+
+
+def report_in(response: Any) -> dict[str, Any] | None:
+    """The fixture's report in a JSON-RPC answer of any shape (a stored one too), or None."""
+    result = response.get("result") if isinstance(response, dict) else None
     if not isinstance(result, dict) or not isinstance(result.get("content"), list):
         return None
     for block in result["content"]:
@@ -72,6 +77,13 @@ def tool_call(
     if meta:
         params["_meta"] = meta
     return client.request("tools/call", params, call)
+
+
+def second_client(client: Any) -> Any:
+    """A client of its own on the same target (a second connection and session over HTTP), to
+    act as another caller or to end a session without ending the probe's."""
+    transport = client.transport
+    return type(client)(type(transport)(transport.url, headers=transport.base_headers, limits=transport.limits))
 
 
 def received(played: Played, method: str) -> list[dict[str, Any]]:

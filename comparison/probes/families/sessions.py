@@ -11,6 +11,7 @@ from registers.vocabulary import ProbeVerdict as V
 from registers.vocabulary import Revision
 
 from .base import Family, Finding, Played, Scenario
+from .playing import second_client
 
 NAME = "sessions"
 REMOVED = Revision.V2026_07_28
@@ -44,7 +45,7 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
             played.untestable = "the target runs without sessions: it issued the probe no session id"
             return played
         # A session of its own: deleting the probe's would end the rest of the run.
-        fresh = type(client)(type(transport)(transport.url, headers=transport.base_headers, limits=transport.limits))
+        fresh = second_client(client)
         try:
             opened = fresh.open(revision)
             own = fresh.transport.session_headers.get("Mcp-Session-Id", "")
