@@ -13,9 +13,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from registers.vocabulary import HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
+from registers.vocabulary import HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS, ProbeVerdict
 
 from . import charts, evidence, failures
+from .hosts import protocol
 from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .hosts.present import PresentedView
@@ -186,9 +187,26 @@ def result_page(result: ProbeResult) -> dict:
         ],
         "views": [PresentedView.from_json(view) for view in result.host_views],
         "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
+        "host_outcomes": _host_outcomes(result),
         "sequence": sequence.lines(result.exchanges),
         "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
     }
+
+
+def _host_outcomes(result: ProbeResult) -> list:
+    """What each host would see of a family cell (comparison.hosts.protocol); none for the cells
+    the host models read as results."""
+    family = families.BY_NAME.get(result.family)
+    if not (family and family.play):
+        return []
+    return protocol.outcomes(
+        result.scenario,
+        result.negotiated_revision or result.requested_revision,
+        result.verdict,
+        expected=PROBE_VERDICTS[0],
+        testable=result.verdict != ProbeVerdict.NOT_TESTABLE,
+        failed=result.verdict == ProbeVerdict.FAILED,
+    )
 
 
 # --- the DPCTER audit --------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from comparison.hosts import protocol
 from comparison.probes import families
 from comparison.probes.exchange import Limits
 from comparison.probes.families.base import Played, Step
@@ -174,9 +175,85 @@ def _check_loss(lose: str, revision: str, expected: dict[str, tuple[str, str]]) 
         assert outcome.verdict == verdict, (key, outcome.verdict, outcome.failure, outcome.findings)
         assert named in [f["path"] for f in outcome.findings], (key, outcome.findings)
         assert outcome.interop, "scored against the fixture's known behaviour"
-        assert not any(outcome.interop.values()), "a loss counts against the hosts"
+        hit = {host for host, same in outcome.interop.items() if not same}
+        assert hit == _affected(key, revision), (key, "a loss counts against the hosts it changes anything for")
     others = {k: o.verdict for (k, _), o in outcomes.items() if k not in expected}
     assert set(others.values()) == {AS_EXPECTED}, f"only the lost scenarios change: {others}"
+
+
+EVERY_HOST = {"opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx"}
+#: Who a proxy's loss changes anything for, per scenario, at a revision every host negotiates
+#: (comparison.hosts.protocol; the sources are in its table, tests/test_real_protocol.py checks the
+#: opencode and codemode rows on the real hosts). mcpx is in every set: nothing here models it.
+AFFECTED = {
+    "progress": {"opencode-v1", "mcpx"},
+    "logging": {"mcpx"},
+    "ask-sampling": {"mcpx"},
+    "ask-elicit-form": {"opencode-v2", "mcpx"},
+    "ask-elicit-url": {"opencode-v2", "mcpx"},
+    "ask-roots": {"opencode-v1", "opencode-v2", "mcpx"},
+    "mrtr-sampling": {"mcpx"},
+    "mrtr-elicit-form": {"opencode-v2", "mcpx"},
+    "mrtr-elicit-url": {"opencode-v2", "mcpx"},
+    "mrtr-roots": {"opencode-v1", "opencode-v2", "mcpx"},
+    "pages-tools": {"opencode-v1", "opencode-v2", "mcpx"},
+    "pages-prompts": {"opencode-v1", "opencode-v2", "mcpx"},
+    "pages-resources": {"opencode-v1", "mcpx"},
+    "pages-templates": {"opencode-v1", "mcpx"},
+    "list-changed": {"opencode-v1", "opencode-v2", "mcpx"},
+    "resource-updated": {"mcpx"},
+    "cancel": {"opencode-v1", "opencode-v2", "mcpx"},
+    "told-version": EVERY_HOST,
+    "told-capabilities": {"opencode-v1", "opencode-v2", "mcpx"},
+    "told-client-info": {"mcpx"},
+    "told-meta": {"mcpx"},
+    "told-headers": {"opencode-v1", "opencode-v2", "mcpx"},
+    "session-get": {"opencode-v1", "opencode-v2", "mcpx"},
+    "session-delete": set(),
+    "session-unknown": EVERY_HOST,
+    "cache-list": set(),
+    "cache-read": set(),
+    "cache-private": EVERY_HOST,
+}
+
+
+def _affected(key: str, revision: str) -> set[str]:
+    """AFFECTED, less the hosts that never negotiate `revision`."""
+    return {host for host in AFFECTED[key] if protocol.negotiates(host, revision)}
+
+
+def test_every_played_scenario_says_who_a_loss_affects():
+    assert {s.key for s in PLAYED} == set(AFFECTED)
+    for key, hosts in AFFECTED.items():
+        hit = {
+            host for host, same in protocol.interop(key, "2025-06-18", LOST, expected=AS_EXPECTED).items() if not same
+        }
+        assert hit == hosts, key
+
+
+def test_a_cell_at_a_revision_a_host_never_negotiates_is_not_counted_against_it():
+    assert _affected("list-changed", "2026-07-28") == {"opencode-v2", "mcpx"}
+    assert _affected("told-version", "2025-11-25") == EVERY_HOST - {"lootbox"}
+    outcomes = {o.host: o for o in protocol.outcomes("list-changed", "2026-07-28", LOST, expected=AS_EXPECTED)}
+    assert outcomes["lootbox"].says == "never negotiates 2026-07-28 (newest 2025-06-18)"
+    assert outcomes["opencode-v2"].status == protocol.AFFECTED
+
+
+def test_what_each_host_would_see_names_the_consequence_and_its_source():
+    seen = {o.host: o for o in protocol.outcomes("pages-tools", "2025-06-18", LOST, expected=AS_EXPECTED)}
+    assert seen["opencode-v1"].status == protocol.AFFECTED
+    assert "tools after the first page are missing" in seen["opencode-v1"].says
+    assert seen["lootbox"].status == protocol.UNAFFECTED
+    assert seen["lootbox"].says.startswith("unaffected: reads the first page only")
+    assert seen["lootbox"].source.endswith("mcp_schema_fetcher.ts:69")
+    assert seen["cloudflare"].source.startswith("@cloudflare/codemode 0.5.6 dist/mcp.js:74")
+    assert seen["mcpx"].status == protocol.AFFECTED
+    assert seen["mcpx"].source == ""
+    untested = protocol.outcomes("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False)
+    assert {o.status for o in untested} == {protocol.UNSCORED}
+    assert protocol.interop("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False) == {}
+    fine = protocol.interop("pages-tools", "2025-06-18", AS_EXPECTED, expected=AS_EXPECTED)
+    assert fine == dict.fromkeys(EVERY_HOST, True)
 
 
 @pytest.mark.parametrize("lose", sorted(LOSSES))
@@ -251,6 +328,12 @@ def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_c
     assert "The upstream&#x27;s account" in detail or "The upstream's account" in detail
     report = detail.split("account</h3>")[1]
     assert "&quot;sent&quot;" in report, "the upstream's report, highlighted"
+    seen = detail.split('id="host-outcomes"')[1].split("</section>")[0]
+    assert seen.count("<tr data-host=") == 5
+    assert 'data-host="opencode-v1"><th scope="row">opencode v1</th><td class="host-outcome-as-expected">' in seen
+    assert "resetTimeoutOnProgress" in seen, "each host's reaction names its source"
+    text = ProbeResult.objects.get(run=run, scenario="text", requested_revision="2025-03-26")
+    assert 'id="host-outcomes"' not in client.get(text.get_absolute_url()).content.decode()
     from django.contrib.auth.models import User
 
     client.force_login(User.objects.create_superuser("prober", "", "pw-prober-123"))

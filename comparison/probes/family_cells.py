@@ -7,7 +7,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from registers.vocabulary import REVISIONS
+from comparison.hosts import protocol
+from registers.vocabulary import REVISIONS, ProbeVerdict
 
 from . import families
 from .families.base import Played, Scenario, worst
@@ -36,7 +37,7 @@ def plays(scenario: Scenario) -> bool:
 
 def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any) -> Any:
     """A family scenario's cell: its messages in order, what its assessment found, the verdict of
-    the worst finding, and what each host makes of it."""
+    the worst finding, and which hosts it changes anything for (comparison.hosts.protocol)."""
     scenario, revision = outcome.scenario, outcome.requested
     outcome.exchanges = found.opening + ([e.as_dict() for e in played.exchanges] if played else [])
     if found.failure or played is None or not played.ok:
@@ -55,7 +56,13 @@ def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any) -
     outcome.assessed = worst(findings)
     outcome.diff_against = "what the fixture sent and received"
     if spec.upstream == "fixture":
-        outcome.interop = family.host_interop(outcome.assessed, played)
+        outcome.interop = protocol.interop(
+            scenario.key,
+            outcome.negotiated or revision,
+            outcome.assessed,
+            expected=ProbeVerdict.AS_EXPECTED,
+            testable=outcome.assessed != ProbeVerdict.NOT_TESTABLE,
+        )
     return outcome
 
 

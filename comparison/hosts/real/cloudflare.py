@@ -9,6 +9,7 @@ from typing import Any
 from . import NODE_DIR, node_binary
 
 SCRIPT = NODE_DIR / "cloudflare_views.mjs"
+PROTOCOL_SCRIPT = NODE_DIR / "cloudflare_protocol.mjs"
 TIMEOUT = 120
 
 
@@ -18,13 +19,23 @@ class RealHostError(Exception):
 
 def run(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """[{name, input}] -> [{name, script, host, connector}] as the package produced them."""
+    return _node(SCRIPT, json.dumps(cases).encode())
+
+
+def protocol() -> dict[str, Any]:
+    """What codemode's `code` tool offers from a two-page upstream, before and after the upstream
+    announces `tools/list_changed`, and what its client told the upstream (cloudflare_protocol.mjs)."""
+    return _node(PROTOCOL_SCRIPT, b"")
+
+
+def _node(script, stdin: bytes) -> Any:
     node = node_binary()
     if node is None:
         raise RealHostError("node is not installed")
     try:
         done = subprocess.run(
-            [node, str(SCRIPT)],
-            input=json.dumps(cases).encode(),
+            [node, str(script)],
+            input=stdin,
             cwd=NODE_DIR,
             capture_output=True,
             timeout=TIMEOUT,

@@ -46,6 +46,11 @@ class Capture:
     def normal_form(self) -> dict[str, Any]:
         return {"model_text": self.tool_text, "attachments": self.attachments}
 
+    def offered_tools(self) -> list[str]:
+        """The tool names opencode offered the model in the captured request."""
+        tools = (self.request or {}).get("tools") or []
+        return [tool.get("function", {}).get("name", "") for tool in tools if isinstance(tool, dict)]
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -104,8 +109,17 @@ def _inline_parts(content: Any) -> list[dict[str, Any]] | None:
 class OpencodeHost:
     """One `opencode serve` with one MCP server whose tools answer with `cases` (name -> result)."""
 
-    def __init__(self, cases: dict[str, Any], *, binary: Path = OPENCODE_BIN, code_mode: bool = False):
+    def __init__(
+        self,
+        cases: dict[str, Any],
+        *,
+        binary: Path = OPENCODE_BIN,
+        code_mode: bool = False,
+        server: list[str] | None = None,
+    ):
+        """`server` replaces the canned-result server with another stdio MCP server's command."""
         self.cases = cases
+        self.server = server
         self.binary = binary
         self.code_mode = code_mode
         self.workdir = Path(tempfile.mkdtemp(prefix="mcp-compare-opencode-"))
@@ -198,7 +212,7 @@ class OpencodeHost:
                 "probe": {
                     "type": "local",
                     "enabled": True,
-                    "command": [sys.executable, str(SERVER), str(self.workdir / "cases.json")],
+                    "command": self.server or [sys.executable, str(SERVER), str(self.workdir / "cases.json")],
                 }
             },
             "permission": {"*": "allow"},

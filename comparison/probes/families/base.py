@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from registers.vocabulary import HOSTS, REVISIONS, ProbeVerdict
+from registers.vocabulary import REVISIONS, ProbeVerdict
 
 TRANSPORTS = ("http", "stdio")
 
@@ -154,11 +154,6 @@ class Tool:
     input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
 
 
-def same_for_every_host(verdict: str) -> dict[str, bool]:
-    """The default host hook: a loss changes what every host gets (until a family says otherwise)."""
-    return dict.fromkeys(HOSTS, verdict == ProbeVerdict.AS_EXPECTED)
-
-
 @dataclass(frozen=True)
 class Family:
     name: str
@@ -169,10 +164,6 @@ class Family:
     play: Callable[..., Played] | None = None
     #: (scenario, played, revision) → findings; None with `play`.
     assess: Callable[..., list[Finding]] | None = None
-    #: verdict (and the played scenario) → {host: gets what the upstream sent}.
-    host_interop: Callable[..., dict[str, bool]] = field(
-        default=lambda verdict, played=None: same_for_every_host(verdict)
-    )
     tools: tuple[Tool, ...] = ()
     #: The client capabilities the family needs declared, per revision (merged across families).
     capabilities: Callable[[str], dict[str, Any]] = field(default=lambda revision: {})
