@@ -14,6 +14,14 @@ What counts as evidence, and why:
   upstream sent: a host acting on an answer the proxy rewrote says nothing about the claim.
 Real-host findings (comparison/data/real_host_findings.json) are shown with no stance: they record
 where a real host parted from the behaviour notes, which the models already follow.
+
+Beside the hosts, one entry for the spec holds the row's claims about the protocol itself: its
+revisions against the official JSON schema of each (comparison.spec_checks), and for the
+failure-gap rows the DPCTER audit of the failures the fixture induces (comparison.failure_checks).
+mcpx's `downgrade()` model speaks to the two rows about it (hosts.downgrade_checks).
+
+Words: a host with sources but none that takes a stance is "observed" (never "untested"), a host the
+register does not name has "no claim"; "untested" means nothing at all was measured.
 """
 
 from __future__ import annotations
@@ -23,14 +31,28 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .hosts import REAL_HOST_CHECKS
+from . import failure_checks, spec_checks
+from .hosts import REAL_HOST_CHECKS, downgrade_checks
 from .hosts.agreement import RowHostView, judge
 from .hosts.examples import COMPOSED, ROW_EXAMPLES, vectors
 from .hosts.present import PresentedView
 
-AGREES, DISAGREES, UNTESTED = "agrees", "disagrees", "untested"
-VERDICTS = (DISAGREES, AGREES, UNTESTED)
+AGREES, DISAGREES, OBSERVED, UNTESTED = "agrees", "disagrees", "observed", "untested"
+VERDICTS = (DISAGREES, AGREES, OBSERVED, UNTESTED)
 MODEL, REAL_HOST, PROBE, FINDING = "host model", "real host", "probe", "finding"
+SCHEMA, AUDIT = "official schema", "failure audit"
+#: The evidence entry for the row's claims about the protocol itself, beside the hosts.
+SPEC = "the spec"
+NO_CLAIM = "the register makes no claim for this host"
+#: Rows nothing here can check, and why (shown on the row page).
+UNCHECKED = {
+    "CT-17": "It is about mcpx's script values (a non-enumerable `.raw` on every value), and no mcpx "
+    "script runtime runs here: the mcpx model covers `mcpx_call`, `downgrade()` and prompts only.",
+    "FG-13": "It reports a stress test of language models (Llama 3.2 3B, Qwen 0.8B, 840 decisions); "
+    "checking it needs those models, and tests here reach no model.",
+    "FG-14": "It is about host-side result hooks (Codex CLI's on_mcp_tool_result and configured "
+    "rewrites), configuration no host model here has and no host run here is given.",
+}
 #: Host views a probe run stored from a real host rather than a model.
 REAL_VIEW_SUFFIX = "-real"
 
@@ -66,7 +88,13 @@ class HostEvidence:
         stances = {source.stance for source in self.sources}
         if DISAGREES in stances:
             return DISAGREES
-        return AGREES if AGREES in stances else UNTESTED
+        if AGREES in stances:
+            return AGREES
+        return OBSERVED if self.sources else UNTESTED
+
+    @property
+    def claim_text(self) -> str:
+        return self.claim or NO_CLAIM
 
     @property
     def conflicts(self) -> list[Source]:
@@ -97,6 +125,15 @@ def real_checked_examples() -> set[str]:
     return set(vectors()) | {name for name, value in COMPOSED.items() if "messages" not in value}
 
 
+@dataclass(frozen=True)
+class RowRevisions:
+    """What a row says of the revisions: its support per revision and its labels' span."""
+
+    support: dict[str, str] = field(default_factory=dict)
+    introduced: str = ""
+    removed: str = ""
+
+
 def row_evidence(
     row_id: str,
     claims: dict[str, str],
@@ -104,10 +141,12 @@ def row_evidence(
     findings: Iterable[dict[str, Any]],
     cells: Iterable[ProbeCell],
     hosts: Iterable[str],
+    revisions: RowRevisions | None = None,
 ) -> list[HostEvidence]:
-    """One HostEvidence per host (in `hosts` order) for a row: `claims` {host: state}, `model` the
-    row's (example, views) from hosts.agreement, `findings` real-host findings, `cells` the latest
-    probe results that exercised the row."""
+    """One HostEvidence per host (in `hosts` order) for a row, then one for the spec when
+    `revisions` is given: `claims` {host: state}, `model` the row's (example, views) from
+    hosts.agreement, `findings` real-host findings, `cells` the latest probe results that
+    exercised the row."""
     found = {host: HostEvidence(host, claims.get(host, "")) for host in hosts}
     if model:
         _model_sources(found, model)
@@ -118,7 +157,33 @@ def row_evidence(
             )
     subject = ROW_EXAMPLES.get(row_id, ("", ""))[1]
     _probe_sources(found, row_id, subject, cells)
-    return list(found.values())
+    _downgrade_source(found, row_id)
+    spec = _spec_evidence(row_id, revisions) if revisions is not None else None
+    return list(found.values()) + ([spec] if spec else [])
+
+
+def _stance(agrees: bool) -> str:
+    return AGREES if agrees else DISAGREES
+
+
+def _downgrade_source(found: dict[str, HostEvidence], row_id: str) -> None:
+    checked = downgrade_checks.check(row_id)
+    if checked and "mcpx" in found:
+        found["mcpx"].sources.append(Source(MODEL, "mcpx · downgrade()", _stance(checked.agrees), checked.detail))
+
+
+def _spec_evidence(row_id: str, revisions: RowRevisions) -> HostEvidence | None:
+    claims, sources = [], []
+    schema = spec_checks.check(row_id, revisions.support, revisions.introduced, revisions.removed)
+    if schema is not None:
+        where = [revision for revision, there in schema.claimed.items() if there]
+        claims.append(f"{schema.subject} at {', '.join(where) or 'no revision'}")
+        sources.append(Source(SCHEMA, "MCP JSON Schema of each revision", _stance(schema.agrees), schema.detail()))
+    audit = failure_checks.check(row_id)
+    if audit is not None:
+        claims.append(audit.says)
+        sources.append(Source(AUDIT, "DPCTER of the fixture's induced failures", _stance(audit.agrees), audit.detail))
+    return HostEvidence(SPEC, " · ".join(claims), sources) if sources else None
 
 
 def _model_sources(found: dict[str, HostEvidence], model: tuple[str, list[RowHostView]]) -> None:
@@ -177,6 +242,7 @@ def _probe_stance(view: PresentedView, row_id: str, subject: str, cell: ProbeCel
 
 def row_verdict(evidence: Iterable[HostEvidence]) -> str:
     verdicts = {item.verdict for item in evidence}
-    if DISAGREES in verdicts:
-        return DISAGREES
-    return AGREES if AGREES in verdicts else UNTESTED
+    for verdict in VERDICTS:
+        if verdict in verdicts:
+            return verdict
+    return UNTESTED

@@ -13,12 +13,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from registers.vocabulary import HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS, ProbeVerdict
+from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS, ProbeVerdict
 
-from . import charts, evidence, failures
+from . import charts, failures
 from .hosts import protocol
-from .hosts.agreement import row_host_views
-from .hosts.findings import findings_for
 from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, families, family_cells, interop, real_lane, sequence
@@ -329,51 +327,6 @@ def compare_page(a: int | None, b: int | None, only: str) -> dict:
 
 def _overall(score: interop.RunScore) -> tuple[int, int]:
     return score.overall.same, score.overall.scored
-
-
-# --- evidence beside every claim (for the registers app) ----------------------------------------
-
-
-def latest_probe_cells(row_id: str | None = None) -> dict[str, list[evidence.ProbeCell]]:
-    """{row id: cells} of the latest ended run of every target (two queries); one row's only when
-    `row_id` is given."""
-    runs = latest_ended_runs()
-    results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(rows_key="")
-    if row_id is not None:
-        results = results.filter(rows_key__contains=f",{row_id},")
-    cells: dict[str, list[evidence.ProbeCell]] = {}
-    columns = ("id", "run_id", "scenario", "requested_revision", "rows", "host_views", "interop")
-    for pk, run_id, scenario, revision, rows, views, interop_ in results.order_by("id").values_list(*columns):
-        target, status = runs[run_id]
-        cell = evidence.ProbeCell(
-            pk,
-            run_id,
-            target,
-            scenario,
-            revision,
-            tuple(views if isinstance(views, list) else ()),
-            interop_ if isinstance(interop_, dict) else {},
-            "" if status == ProbeRun.DONE else status,
-        )
-        for row in rows if isinstance(rows, list) else ():
-            cells.setdefault(row, []).append(cell)
-    return cells
-
-
-def row_evidence(row_id: str, claims: dict[str, str], model, cells=None) -> list[evidence.HostEvidence]:
-    """Per host: the claim and every source for or against it (the row page's evidence table)."""
-    if cells is None:
-        cells = latest_probe_cells(row_id).get(row_id, [])
-    return evidence.row_evidence(row_id, claims, model, findings_for(row_id), cells, HOSTS)
-
-
-def evidence_of_rows(rows: list[tuple[str, dict[str, str]]]) -> dict[str, list[evidence.HostEvidence]]:
-    """{row id: evidence per host} for (row id, claims) pairs, from two queries in all."""
-    cells = latest_probe_cells()
-    return {
-        row_id: row_evidence(row_id, claims, row_host_views(row_id, claims), cells.get(row_id, []))
-        for row_id, claims in rows
-    }
 
 
 # --- a target's badge ---------------------------------------------------------------------------

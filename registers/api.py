@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from comparison import evidence_selectors
 from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 
@@ -105,7 +106,12 @@ def row(request, row_id: str):
         return JsonResponse({"error": message, "status": 300, "choices": choices}, status=300)
     full = _rows([found[0].pk])[0]
     claims = {note.host: note.state for note in full.host_notes.all()}
-    items = probe_selectors.row_evidence(full.row_id, claims, row_host_views(full.row_id, claims))
+    items = evidence_selectors.row_evidence(
+        full.row_id,
+        claims,
+        row_host_views(full.row_id, claims),
+        revisions=evidence_selectors.row_revisions(full.facts, full.introduced_in, full.removed_in),
+    )
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}
     return api_json(data)

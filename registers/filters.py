@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from comparison import selectors as probe_selectors
+from comparison import evidence_selectors
 from comparison.evidence import row_verdict
 
 from .models import Register, Row
@@ -72,15 +72,25 @@ def snapshot() -> Snapshot:
     if version not in _memo:
         rows = list(Row.objects.order_by("register__title", "order").values_list(*FACT_COLUMNS))
         titles = list(Register.objects.order_by("title").values_list("slug", "title"))
-        verdicts = evidence_verdicts([(values[1], (values[11] or {}).get("hosts", {})) for values in rows])
+        verdicts = evidence_verdicts(
+            [
+                (
+                    values[1],
+                    (values[11] or {}).get("hosts", {}),
+                    evidence_selectors.row_revisions(values[11], values[8], values[9]),
+                )
+                for values in rows
+            ]
+        )
         _memo.clear()
         _memo[version] = Snapshot([_facts(values, verdicts.get(values[1], "untested")) for values in rows], titles)
     return _memo[version]
 
 
-def evidence_verdicts(rows: list[tuple[str, dict[str, str]]]) -> dict[str, str]:
-    """{row id: disagrees / agrees / untested} over the host models, real hosts and latest probes."""
-    found = probe_selectors.evidence_of_rows(rows)
+def evidence_verdicts(rows: list[tuple]) -> dict[str, str]:
+    """{row id: disagrees / agrees / observed / untested} over the host models, real hosts, the
+    spec checks and the latest probes; rows are (row id, claims, revisions)."""
+    found = evidence_selectors.evidence_of_rows(rows)
     return {row_id: row_verdict(items) for row_id, items in found.items()}
 
 

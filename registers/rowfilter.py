@@ -13,7 +13,8 @@ PostgreSQL whose statistics lagged a load.
   value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
   cite=drifted|moved|unverified  (rows with any such citation)
   changed_since=<increment>      (rows a register reload changed at or after that increment)
-  evidence=disagrees|agrees|untested  (rows whose claims some evidence contradicts, only supports, or
+  evidence=disagrees|agrees|observed|untested  (rows whose claims some evidence contradicts, only
+                                 supports, that something observed without a claim to check, or
                                  that nothing measured; see comparison.evidence)
   q=<free text>
 
@@ -41,8 +42,13 @@ STATUS_CHOICES = (
     vocab.StatusVerdict.ACC,
 )
 CITATION_CHOICES = ("drifted", "moved", "unverified")
-EVIDENCE_CHOICES = ("disagrees", "agrees", "untested")
-EVIDENCE_NAMES = {"disagrees": "evidence disagrees", "agrees": "evidence agrees", "untested": "untested"}
+EVIDENCE_CHOICES = ("disagrees", "agrees", "observed", "untested")
+EVIDENCE_NAMES = {
+    "disagrees": "evidence disagrees",
+    "agrees": "evidence agrees",
+    "observed": "observed, no claim checked",
+    "untested": "nothing measured",
+}
 
 #: The facets in the order they are checked (and shown). `q` is applied by the database.
 FACETS = (

@@ -12,7 +12,7 @@ from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.html import format_html
 
-from comparison import charts, evidence
+from comparison import charts, evidence, evidence_selectors
 from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
@@ -137,9 +137,13 @@ def row_page(slug: str, row_id: str) -> dict:
         "example_name": example_name,
         "model_views": model_views,
         "findings": findings_for(row.row_id),
-        "evidence": probe_selectors.row_evidence(
-            row.row_id, host_states, (example_name, model_views) if example_name else None
+        "evidence": evidence_selectors.row_evidence(
+            row.row_id,
+            host_states,
+            (example_name, model_views) if example_name else None,
+            revisions=evidence_selectors.row_revisions(row.facts, row.introduced_in, row.removed_in),
         ),
+        "unchecked": evidence.UNCHECKED.get(row.row_id, ""),
         "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
         "row_history": _history(row),
         "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
@@ -183,7 +187,16 @@ def disagreements() -> dict:
     """Every row and host where some evidence contradicts the register's claim: the review queue
     of a register's authors. Three queries whatever the row count."""
     rows = list(Row.objects.select_related("register").order_by("register__title", "order"))
-    found = probe_selectors.evidence_of_rows([(row.row_id, (row.facts or {}).get("hosts", {})) for row in rows])
+    found = evidence_selectors.evidence_of_rows(
+        [
+            (
+                row.row_id,
+                (row.facts or {}).get("hosts", {}),
+                evidence_selectors.row_revisions(row.facts, row.introduced_in, row.removed_in),
+            )
+            for row in rows
+        ]
+    )
     items = [
         {
             "row": row,

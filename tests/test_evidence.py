@@ -43,7 +43,7 @@ def test_the_filter_selects_rows_by_their_evidence(claims, client):
     assert listed(client, "evidence=disagrees") == ["CT-03", "CT-05"]
     assert listed(client, "evidence=agrees") == ["CT-01"]
     assert listed(client, "evidence=untested") == ["CT-77"]
-    assert evidence_counts(client) == {"disagrees": 2, "agrees": 1, "untested": 1}
+    assert evidence_counts(client) == {"disagrees": 2, "agrees": 1, "observed": 0, "untested": 1}
     assert listed(client, "evidence=nonsense") == ["CT-01", "CT-03", "CT-05", "CT-77"], "an unknown value is dropped"
 
 
@@ -90,7 +90,7 @@ def test_a_probe_counts_only_where_the_host_got_what_the_upstream_sent():
     rewritten = evidence.row_evidence(
         "CT-03", {"opencode-v1": "has"}, None, [], [probe_cell({"opencode-v1": False})], ["opencode-v1"]
     )
-    assert rewritten[0].verdict == evidence.UNTESTED, "a proxy's rewrite says nothing about the host"
+    assert rewritten[0].verdict == evidence.OBSERVED, "a proxy's rewrite says nothing about the host"
     assert "the proxy changed what this host gets" in rewritten[0].sources[0].detail
     supported = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [probe_cell({})], ["opencode-v1"])
     assert supported[0].verdict == evidence.AGREES
@@ -100,7 +100,7 @@ def test_findings_are_shown_without_a_stance():
     finding = {"host": "opencode-v1", "rows": ["CT-03"], "what": "something measured"}
     found = evidence.row_evidence("CT-03", {"opencode-v1": "has"}, None, [finding], [], ["opencode-v1"])[0]
     assert [(s.kind, s.stance, s.detail) for s in found.sources] == [(evidence.FINDING, "", "something measured")]
-    assert found.verdict == evidence.UNTESTED
+    assert found.verdict == evidence.OBSERVED
 
 
 def test_the_row_page_shows_the_evidence_per_host(claims, client):
@@ -174,7 +174,7 @@ def test_a_real_host_capture_is_listed_without_a_stance():
     cell = evidence.ProbeCell(9, 4, "built-in", "audio", "2025-06-18", (capture,), {"opencode-v1": True})
     found = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [cell], ["opencode-v1"])[0]
     assert [(s.kind, s.stance) for s in found.sources] == [(evidence.REAL_HOST, "")]
-    assert found.verdict == evidence.UNTESTED
+    assert found.verdict == evidence.OBSERVED
 
 
 def test_the_export_command_takes_the_evidence_filter(claims):
@@ -250,3 +250,84 @@ def test_model_sources_name_the_example_and_the_real_check():
     assert evidence.row_evidence("CT-03", {}, None, [{"host": "opencode-v1"}], [], ["opencode-v1"])[0].sources == []
     assert "audio_only" in evidence.real_checked_examples()
     assert "prompt_few_shot" not in evidence.real_checked_examples(), "prompts are not run through the real hosts"
+
+
+# --- the spec's entry, the mcpx downgrade model, and rows nothing checks --------------------------
+
+
+def test_a_revision_claim_is_checked_against_every_revisions_schema():
+    audio = evidence.RowRevisions(introduced="2025-03-26")
+    spec = evidence.row_evidence("CT-03", {}, None, [], [], [], audio)[-1]
+    assert (spec.host, spec.verdict) == (evidence.SPEC, evidence.AGREES)
+    assert spec.claim == "AudioContent at 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
+    assert spec.sources[0].kind == evidence.SCHEMA
+    too_early = evidence.RowRevisions(support={"2024-11-05": "exists", "2025-03-26": "exists"})
+    wrong = evidence.row_evidence("CT-03", {}, None, [], [], [], too_early)[-1]
+    assert wrong.verdict == evidence.DISAGREES
+    assert wrong.sources[0].detail.endswith("(2024-11-05: the register says present)")
+    removed = evidence.RowRevisions(introduced="2024-11-05", removed="2025-06-18")
+    assert evidence.row_evidence("PRM-07", {}, None, [], [], [], removed)[-1].verdict == evidence.DISAGREES
+    assert evidence.row_evidence("CT-03", {}, None, [], [], [], evidence.RowRevisions())[-1:] == []
+
+
+def test_a_type_change_and_an_accepted_block_are_read_from_the_schema():
+    from comparison import spec_checks
+
+    assert spec_checks.check("CT-11", {}, "2026-07-28").found == {
+        "2024-11-05": False,
+        "2025-03-26": False,
+        "2025-06-18": False,
+        "2025-11-25": False,  # structuredContent is an object there, not any JSON
+        "2026-07-28": True,
+    }
+    assert spec_checks.check("PRM-06", {}, "2025-06-18").agrees
+    assert not spec_checks.check("PRM-06", {}, "2025-03-26").agrees, "no resource_link in 2025-03-26 prompts"
+
+
+def test_the_failure_gap_rows_are_checked_by_the_dpcter_audit_of_the_fixtures_failures():
+    from comparison import failure_checks
+
+    for row in (f"FG-0{n}" for n in range(1, 10)):
+        assert failure_checks.check(row).agrees, row
+    target = evidence.row_evidence("FG-04", {}, None, [], [], [], evidence.RowRevisions())[-1]
+    assert target.claim == "Target: typed 0/21, with text 18/21 (published audit)"
+    assert target.sources[0].kind == evidence.AUDIT
+    assert "decide Target typed in 0 and with text in 4" in target.sources[0].detail
+    flipped = failure_checks.expectations(
+        "the prose names its target", (failure_checks.Expect("fail-argument-value-prose", "with_text", "T", True),)
+    )
+    assert not flipped.agrees
+    assert "contradicts the row: fail-argument-value-prose with text Target: not decided" in flipped.detail
+
+
+def test_mcpxs_downgrade_model_speaks_to_the_rows_about_it():
+    link = evidence.row_evidence("CT-06", {"mcpx": "partial"}, None, [], [], ["mcpx"])[0]
+    assert (link.verdict, link.sources[0].label) == (evidence.AGREES, "mcpx · downgrade()")
+    assert "mimeType image/png over the text" in link.sources[0].detail
+    branches = evidence.row_evidence("CT-12", {"mcpx": "partial"}, None, [], [], ["mcpx"])[0]
+    assert branches.verdict == evidence.AGREES
+    assert branches.sources[0].detail.endswith("the branches that fire: resource_link, resultType")
+
+
+def test_a_host_with_sources_is_never_untested_and_an_unnamed_host_has_no_claim():
+    finding = {"host": "lootbox", "rows": ["CT-03"], "what": "measured"}
+    lootbox = evidence.row_evidence("CT-03", {}, None, [finding], [], ["lootbox"])[0]
+    assert lootbox.verdict == evidence.OBSERVED
+    assert lootbox.claim_text == "the register makes no claim for this host"
+
+
+def test_the_shipped_rows_untested_after_a_run_are_the_three_nothing_can_check(loaded, client):
+    """A run of the built-in target over every family leaves three rows untested, each with its
+    reason on its page, and no evidence against any shipped claim."""
+    start_run(target=ensure_builtin_target(), revisions=["2025-06-18", "2026-07-28"], scenarios=[])
+    assert listed(client, "evidence=untested") == ["CT-17", "FG-13", "FG-14"]
+    assert sorted(evidence.UNCHECKED) == ["CT-17", "FG-13", "FG-14"]
+    for row in evidence.UNCHECKED:
+        page = client.get(f"/registers/{'content-types' if row.startswith('CT') else 'failure-gap'}/{row}/")
+        assert page.status_code == 200
+        assert 'id="unchecked"' in page.content.decode(), row
+    assert listed(client, "evidence=disagrees") == []
+    observed = client.get("/registers/prompts/PRM-01/").content.decode()
+    section = observed[observed.index('id="evidence"') :]
+    assert '<tr data-host="the spec">' in section
+    assert "the register makes no claim for this host" in section

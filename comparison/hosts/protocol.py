@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from registers.vocabulary import HOST_NAMES, HOSTS, REVISIONS
+from registers.vocabulary import Revision as R
 
 OC1 = "opencode-ai 1.18.33 bundle"
 OC2 = "v2:packages/core/src/mcp/client.ts@a2cc772"
@@ -39,10 +40,10 @@ CODEMODE = "@cloudflare/codemode 0.5.6 dist/mcp.js"
 #: The newest revision each host's client negotiates (its SDK's latest): a cell at a later revision
 #: is a conversation that host never has.
 NEWEST = {
-    "opencode-v1": "2025-11-25",  # OC1: `M3="2025-11-25"` and the supported list after it
-    "opencode-v2": "2026-07-28",  # OC2_ELICIT: handles the 2026-07-28 form of URL elicitation
-    "lootbox": "2025-06-18",  # @modelcontextprotocol/sdk 1.22.0 (HOSTS.md §4)
-    "cloudflare": "2025-11-25",  # @modelcontextprotocol/sdk 1.32.2 under codemode 0.5.6
+    "opencode-v1": R.V2025_11_25,  # OC1: `M3="2025-11-25"` and the supported list after it
+    "opencode-v2": R.V2026_07_28,  # OC2_ELICIT: handles the 2026-07-28 form of URL elicitation
+    "lootbox": R.V2025_06_18,  # @modelcontextprotocol/sdk 1.22.0 (HOSTS.md §4)
+    "cloudflare": R.V2025_11_25,  # @modelcontextprotocol/sdk 1.32.2 under codemode 0.5.6
     "mcpx": REVISIONS[-1],
 }
 

@@ -117,7 +117,7 @@ def rule_findings(result: dict, method: str, revision: str) -> list[Finding]:
 
 
 @lru_cache(maxsize=len(REVISIONS))
-def _schema(revision: str) -> dict:
+def official_schema(revision: str) -> dict:
     return json.loads((SCHEMAS / f"{revision}.json").read_text(encoding="utf-8"))
 
 
@@ -125,7 +125,7 @@ def schema_findings(result: Any, method: str, revision: str, *, limit: int = 10)
     definition = RESULT_SCHEMAS.get(method)
     if definition is None or revision not in REVISIONS:
         return []
-    schema = _schema(revision)
+    schema = official_schema(revision)
     key = "definitions" if "definitions" in schema else "$defs"
     root = {**schema, "$ref": f"#/{key}/{definition}"}
     validator_class = jsonschema.validators.validator_for(schema)
