@@ -125,6 +125,7 @@ def result(request, pk: int):
     found = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
     data = {"id": found.pk, "run": found.run_id, "target": found.run.target.name}
     data |= {name: getattr(found, name) for name in RESULT_FIELDS}
+    data["host_outcomes"] = [item.as_dict() for item in selectors.host_outcomes(found)]
     return api_json(data | {"page": found.get_absolute_url()})
 
 

@@ -185,13 +185,13 @@ def result_page(result: ProbeResult) -> dict:
         ],
         "views": [PresentedView.from_json(view) for view in result.host_views],
         "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
-        "host_outcomes": _host_outcomes(result),
+        "host_outcomes": host_outcomes(result),
         "sequence": sequence.lines(result.exchanges),
         "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
     }
 
 
-def _host_outcomes(result: ProbeResult) -> list:
+def host_outcomes(result: ProbeResult) -> list:
     """What each host would see of a family cell (comparison.hosts.protocol); none for the cells
     the host models read as results."""
     family = families.BY_NAME.get(result.family)

@@ -332,6 +332,12 @@ def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_c
     assert seen.count("<tr data-host=") == 5
     assert 'data-host="opencode-v1"><th scope="row">opencode v1</th><td class="host-outcome-as-expected">' in seen
     assert "resetTimeoutOnProgress" in seen, "each host's reaction names its source"
+    outcomes = client.get(f"/api/v1/results/{progress.pk}/").json()["host_outcomes"]
+    assert [(o["host"], o["status"]) for o in outcomes][:3] == [
+        ("opencode-v1", "as expected"),
+        ("opencode-v2", "as expected"),
+        ("lootbox", "as expected"),
+    ]
     text = ProbeResult.objects.get(run=run, scenario="text", requested_revision="2025-03-26")
     assert 'id="host-outcomes"' not in client.get(text.get_absolute_url()).content.decode()
     from django.contrib.auth.models import User
