@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from registers.vocabulary import HOST_NAMES
+
 from . import failure_checks, spec_checks
 from .hosts import REAL_HOST_CHECKS, downgrade_checks
 from .hosts.agreement import RowHostView, judge
@@ -95,6 +97,10 @@ class HostEvidence:
     @property
     def claim_text(self) -> str:
         return self.claim or NO_CLAIM
+
+    @property
+    def label(self) -> str:
+        return HOST_NAMES.get(self.host, self.host)
 
     @property
     def conflicts(self) -> list[Source]:

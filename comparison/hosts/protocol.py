@@ -67,7 +67,7 @@ def _uses(does: str, if_lost: str, source: str) -> Reaction:
 NOT_MODELLED = Reaction(
     True,
     "not modelled: no source read here says what this host does with it",
-    "counted as affected until a source says otherwise",
+    "not modelled (no source read here says what this host does with it): counted as affected",
     "",
 )
 
