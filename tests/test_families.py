@@ -210,7 +210,7 @@ AFFECTED = {
     "told-headers": {"opencode-v1", "opencode-v2", "mcpx"},
     "session-get": {"opencode-v1", "opencode-v2", "mcpx"},
     "session-delete": set(),
-    "session-unknown": EVERY_HOST,
+    "session-unknown": {"opencode-v2", "mcpx"},
     "cache-list": set(),
     "cache-read": set(),
     "cache-private": EVERY_HOST,

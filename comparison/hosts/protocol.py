@@ -36,6 +36,7 @@ LOOTBOX_CLIENT = ".lootbox/src/lib/external-mcps/mcp_client_manager.ts:72-80"
 LOOTBOX_LISTS = ".lootbox/src/lib/external-mcps/mcp_schema_fetcher.ts"
 LOOTBOX_CALL = ".lootbox/src/lib/rpc/execute_mcp.ts:57-61"
 CODEMODE = "@cloudflare/codemode 0.5.6 dist/mcp.js"
+SDK_POST_ERROR = "@modelcontextprotocol/sdk 1.32.2 dist/esm/client/streamableHttp.js:326-378"
 
 #: The newest revision each host's client negotiates (its SDK's latest): a cell at a later revision
 #: is a conversation that host never has.
@@ -81,6 +82,15 @@ SAME_ASPECT = {
 
 _NO_SAMPLING = "declares no sampling capability and has no handler"
 _TOOL_LIST = "the tool list offered to the model"
+
+#: How an SDK 1.x client meets an unknown session: it throws on any error status, 404 or not, and
+#: never starts a new session by itself, so 400 for 404 changes nothing for it.
+_SDK1_SESSION = Reaction(
+    False,
+    "throws on any error status (404 or not) and never starts a new session by itself",
+    "",
+    SDK_POST_ERROR,
+)
 
 BEHAVIOUR: dict[str, dict[str, Reaction]] = {
     "opencode-v1": {
@@ -171,6 +181,7 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
             "a `tools/list_changed` sent outside a call never arrives: the tool list goes stale",
             f"{OC1}: SDK StreamableHTTPClientTransport; list_changed handling above",
         ),
+        "session-unknown": _SDK1_SESSION,
     },
     "opencode-v2": {
         "progress": _ignores(
@@ -274,6 +285,7 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
             ".lootbox/src/lib/external-mcps/mcp_client_manager.ts:65-67",
         ),
         "session-get": _ignores("consumes nothing a server sends outside a call", LOOTBOX_CLIENT),
+        "session-unknown": _SDK1_SESSION,
     },
     "cloudflare": {
         "progress": _ignores("sends no progress token (`callTool` without options)", f"{CODEMODE}:85-88"),
@@ -304,6 +316,7 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
         "told-meta": _ignores("sends no `_meta`", f"{CODEMODE}:85-88"),
         "told-headers": _ignores("talks to its upstream in memory, not over HTTP", f"{CODEMODE}:67-68"),
         "session-get": _ignores("talks to its upstream in memory, not over HTTP", f"{CODEMODE}:67-68"),
+        "session-unknown": _ignores("talks to its upstream in memory, not over HTTP", f"{CODEMODE}:67-68"),
     },
     "mcpx": {},
 }
@@ -317,7 +330,6 @@ NOBODY = {
 #: Aspects that change what every host gets, whatever the host does.
 EVERYBODY = {
     "cache-private": "another caller's private answer is what reaches the model",
-    "session-unknown": "an unknown session not answered 404 leaves the SDK client unable to recover",
 }
 
 AFFECTED, UNAFFECTED, EXPECTED, UNSCORED = "affected", "unaffected", "as expected", "not scored"
