@@ -8,6 +8,7 @@ app_name = "comparison"
 
 urlpatterns = [
     path("playground/", views.playground, name="playground"),
+    path("hosts/", views.host_protocol, name="host_protocol"),
     path("probes/", probe_views.target_list, name="target_list"),
     path("probes/targets/<int:pk>/", probe_views.target_detail, name="target_detail"),
     path("probes/targets/<int:pk>/badge.svg", probe_views.target_badge, name="target_badge"),

@@ -1,13 +1,16 @@
-"""Playground: paste or pick a result and see what every host makes of it."""
+"""Playground: paste or pick a result and see what every host makes of it; and the hosts page:
+what each host does with the rest of the protocol."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
+from .hosts import protocol
 from .http import HtmxHttpRequest, partial
 from .playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
+from .probes import families
 
 
 @require_http_methods(["GET", "POST"])
@@ -21,3 +24,14 @@ def playground(request: HtmxHttpRequest) -> TemplateResponse:
     context = playground_page(given, max_input=limit)
     template = partial(request, "comparison/playground.html", "views")
     return TemplateResponse(request, template, context, status=400 if context["problem"] else 200)
+
+
+@require_GET
+def host_protocol(request: HtmxHttpRequest) -> TemplateResponse:
+    """Every host × every scenario beyond request → answer: uses it or not, what it does, what a
+    proxy's loss changes for the model, and the source."""
+    context = {
+        "hosts": [(protocol.HOST_NAMES[host], protocol.NEWEST[host]) for host in protocol.HOSTS],
+        "groups": [(family.title, protocol.table(family.scenarios)) for family in families.FAMILIES if family.play],
+    }
+    return TemplateResponse(request, "comparison/host_protocol.html", context)

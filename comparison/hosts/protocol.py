@@ -329,7 +329,10 @@ NOBODY = {
 }
 #: Aspects that change what every host gets, whatever the host does.
 EVERYBODY = {
-    "cache-private": "another caller's private answer is what reaches the model",
+    "cache-private": (
+        "takes the answer it gets; no host tells a shared answer from its own",
+        "another caller's private answer is what reaches the model",
+    ),
 }
 
 AFFECTED, UNAFFECTED, EXPECTED, UNSCORED = "affected", "unaffected", "as expected", "not scored"
@@ -356,7 +359,7 @@ def reaction(host: str, scenario_key: str) -> Reaction:
     if key in NOBODY:
         return _ignores(NOBODY[key], "")
     if key in EVERYBODY:
-        return _uses("", EVERYBODY[key], "")
+        return _uses(*EVERYBODY[key], "")
     return BEHAVIOUR.get(host, {}).get(key, NOT_MODELLED)
 
 
@@ -399,3 +402,32 @@ def interop(scenario_key: str, revision: str, verdict: str, *, expected: str, te
         for item in outcomes(scenario_key, revision, verdict, expected=expected, testable=testable)
         if item.status != UNSCORED
     }
+
+
+@dataclass(frozen=True)
+class TableCell:
+    host: str
+    uses: bool
+    modelled: bool
+    does: str
+    if_lost: str
+    source: str
+
+
+def table(scenarios) -> list[tuple[str, str, list[TableCell]]]:
+    """(scenario key, title, one cell per host) for each scenario given, one row per aspect: the
+    host × protocol table the hosts page shows. `scenarios` are probe scenarios (key and title)."""
+    rows, seen = [], set()
+    for scenario in scenarios:
+        key = aspect(scenario.key)
+        if key in seen:
+            continue
+        seen.add(key)
+        cells = []
+        for host in HOSTS:
+            react = reaction(host, key)
+            cells.append(
+                TableCell(host, react.uses, react is not NOT_MODELLED, react.does, react.if_lost, react.source)
+            )
+        rows.append((key, scenario.title, cells))
+    return rows

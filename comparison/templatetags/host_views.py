@@ -1,6 +1,7 @@
 import json
 
 from django import template
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 register = template.Library()
@@ -36,3 +37,15 @@ def at(sequence, index: int):
 def get_item(mapping, key):
     """`counts|get_item:verdict`: a dict's value by a variable key."""
     return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@register.filter
+def inline_code(value) -> str:
+    """Text whose `backtick spans` become <code>: everything is escaped first, so only the
+    <code> tags this adds are markup."""
+    parts = str(value).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: keep the text as it is
+        return escape(value)
+    return mark_safe(  # noqa: S308  (every part escaped above)
+        "".join(f"<code>{escape(part)}</code>" if index % 2 else escape(part) for index, part in enumerate(parts))
+    )
