@@ -26,14 +26,15 @@ from mcp.shared.exceptions import MCPError
 
 from registers.vocabulary import Revision as R
 
-from . import fixture_journal
+from . import fixture_conformance, fixture_journal
 from .families import caching, cancellation, changes, fixture_tools, pagination
 from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
 
 STATELESS_REVISION = R.V2026_07_28
 INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
-FAMILY_TOOLS = fixture_tools()
+#: The scenario families' tools, then the conformance suite's (kept apart in their own module).
+FAMILY_TOOLS = {**fixture_tools(), **fixture_conformance.BY_NAME}
 #: The events of the `subscriptions/listen` streams of this process (list changes, updates).
 BUS = InMemorySubscriptionBus()
 PAGED = {method: later for method, (_, _, later) in pagination.LISTS.items()}
@@ -121,6 +122,8 @@ async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesRes
 
 
 async def read_resource(ctx, params) -> types.ReadResourceResult:
+    if (templated := fixture_conformance.template_read(str(params.uri))) is not None:
+        return types.ReadResourceResult.model_validate(templated)
     if str(params.uri) in PAGED["resources/list"]:
         return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), "text": "paged"}]})
     item = RESOURCES.get(str(params.uri))
@@ -201,6 +204,11 @@ async def unsubscribe_resource(ctx, params) -> types.EmptyResult:
     return types.EmptyResult()
 
 
+async def complete(ctx, params) -> types.CompleteResult:
+    found = params.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return types.CompleteResult.model_validate(fixture_conformance.complete(found["ref"], found["argument"]))
+
+
 async def set_logging_level(ctx, params) -> types.EmptyResult:
     logging_family.SESSION_LEVELS[SdkUpstream(ctx).session_id] = str(params.level)
     return types.EmptyResult()
@@ -262,6 +270,7 @@ def _server() -> Server:
         on_list_resource_templates=list_resource_templates,
         on_read_resource=read_resource,
         on_set_logging_level=set_logging_level,
+        on_completion=complete,
         on_subscribe_resource=subscribe_resource,
         on_unsubscribe_resource=unsubscribe_resource,
         on_subscriptions_listen=ListenHandler(BUS),
