@@ -4,7 +4,8 @@
 
 - wall time of a full run (every fixture scenario × 5 revisions) on the built-in target (stdio),
   on the fixture over HTTP, and through mcp-proxy (a stateful proxy) when .venv-peers has it;
-- the wire client's median overhead per exchange over a raw socket doing the same request.
+- the wire client's median overhead per exchange over a raw socket doing the same request;
+- the official conformance suite's pass (against the fixture, then through mcp-proxy), wall time.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import django  # noqa: E402  (mcp-proxy's command comes from the peer targets, w
 
 django.setup()
 
+from comparison.probes import conformance_run  # noqa: E402
 from comparison.probes.http_transport import HttpTransport  # noqa: E402
 from comparison.probes.revisions import REVISIONS  # noqa: E402
 from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
@@ -169,6 +171,16 @@ def main() -> None:
         spec = TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
         seconds, n = full_run(spec)
         print(f"full run through mcp-proxy 0.13.0 (stateful): {n} results in {seconds:.2f} s")
+        if conformance_run.installed():
+            started = time.perf_counter()
+            rows, status = conformance_run.compare_target(spec.url, "http")
+            through = sum(1 for row in rows if row["verdict"] == "as expected")
+            print(
+                f"the conformance suite, direct and through mcp-proxy: {status or f'{through} of {len(rows)} through'}"
+                f" in {time.perf_counter() - started:.2f} s wall"
+            )
+        else:
+            print("the conformance suite is not installed (scripts/test.sh installs it)")
     finally:
         stop(proxy)
 

@@ -18,6 +18,7 @@ from registers.vocabulary import PROBE_VERDICTS
 from . import compare_selectors, selectors
 from .http import int_param
 from .models import ProbeResult, ProbeRun, ProbeTarget
+from .probes import conformance
 
 RUNS_PAGE_SIZE = 50
 
@@ -60,7 +61,26 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "changes_since_previous": run.changes,
         "counts": {str(verdict): counts.get(verdict, 0) for verdict in PROBE_VERDICTS},
         "interop": selectors.score_of(cells).as_dict(),
+        "conformance": _conformance(run),
         "page": run.get_absolute_url(),
+    }
+
+
+def _conformance(run: ProbeRun) -> dict[str, Any] | None:
+    """The run's conformance pass (None when the run did not ask for one)."""
+    if not run.conformance:
+        return None
+    stored = run.conformance_results if isinstance(run.conformance_results, dict) else {}
+    rows = [row for row in stored.get("rows") or [] if isinstance(row, dict)]
+    found = conformance.summary(rows, str(stored.get("status") or ""))
+    return {
+        "suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
+        "status": found.status or ("done" if rows else "pending"),
+        "summary": found.sentence() if rows or found.status else "",
+        "through": found.through,
+        "directly": found.directly,
+        "total": found.total,
+        "rows": rows,
     }
 
 

@@ -53,6 +53,7 @@ def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
                 "created": run.created.isoformat(timespec="seconds"),
                 "results": results[run.pk],
                 "dpcter": dpcter_profile(results[run.pk]),
+                "conformance": run.conformance_results if run.conformance else None,
             }
             for run in ordered
         ]

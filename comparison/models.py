@@ -188,6 +188,11 @@ class ProbeRun(models.Model):
     status = models.CharField(max_length=12, choices=choices.RunStatus, default=QUEUED, db_index=True)
     cancel_requested = models.BooleanField(default=False)
     real_host = models.BooleanField(default=False, help_text="Also hand tool results to the real opencode binary.")
+    conformance = models.BooleanField(
+        default=False, help_text="Also run the official conformance suite, directly and through the target."
+    )
+    #: The conformance pass: {"status": why it did not run ("" when it did), "rows": [conformance.Row]}.
+    conformance_results = models.JSONField(default=dict, blank=True, editable=False)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
@@ -291,6 +296,9 @@ class ProbeSchedule(models.Model):
     every_seconds = models.PositiveIntegerField(default=86_400, help_text="Seconds between runs (86400: daily).")
     revisions = models.JSONField(default=list, blank=True, help_text="Revisions to probe; empty for every one.")
     scenarios = models.JSONField(default=list, blank=True, help_text="Scenario keys; empty for the whole suite.")
+    conformance = models.BooleanField(
+        default=False, help_text="Each run also runs the official conformance suite (HTTP targets)."
+    )
     enabled = models.BooleanField(default=True)
     next_run_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_fired_at = models.DateTimeField(null=True, blank=True, editable=False)

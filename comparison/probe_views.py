@@ -53,6 +53,7 @@ def run_probe_view(request: HtmxHttpRequest, pk: int):
             scenarios=request.POST.getlist("scenario"),
             user=request.user,
             real_host=request.POST.get("real_host") == "on",
+            conformance=request.POST.get("conformance") == "on",
         )
     except RunRefused as refused:
         messages.error(request, str(refused))

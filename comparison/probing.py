@@ -28,7 +28,7 @@ from registers.pagecache import bump_data_version
 from registers.vocabulary import ProbeVerdict
 
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
-from .probes import real_lane
+from .probes import conformance_run, real_lane
 from .probes.control import CANCELLED, RunControl
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, applicable, run_probe
@@ -98,6 +98,7 @@ def start_run(
     scenarios: list[str],
     user=None,
     real_host: bool = False,
+    conformance: bool = False,
     schedule=None,
 ) -> ProbeRun:
     if not target.enabled:
@@ -117,6 +118,7 @@ def start_run(
                 started_by=user,
                 total=sum(len(applicable(chosen, revision, target.transport)) for revision in chosen_revisions),
                 real_host=real_host and real_lane.available(),
+                conformance=conformance,
                 schedule=schedule,
             )
     except IntegrityError:
@@ -301,6 +303,7 @@ def execute_run(run_id: int) -> None:
                 should_stop=lambda: not still_ours(),
                 parallel=settings.STDIO_PARALLEL if run.target.transport == "stdio" else 1,
                 control=control,
+                while_served=(lambda: _conformance_lane(run, redactor)) if run.conformance else None,
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
@@ -359,6 +362,18 @@ def _save_result(run: ProbeRun, data: dict) -> None:
         ProbeRun.objects.filter(pk=run.pk).update(
             done=ProbeResult.objects.filter(run=run).count(), heartbeat_at=timezone.now()
         )
+
+
+def _conformance_lane(run: ProbeRun, redactor) -> None:
+    """The official conformance suite, directly against the fixture and through the target;
+    stored on the run. A suite that cannot run says why, never a failed run."""
+    try:
+        rows, status = conformance_run.compare_target(run.target.url, run.target.transport)
+    except Exception as error:  # the suite failing is recorded, never a failed run
+        logger.warning("conformance pass of run %s failed: %s", run.pk, redactor.text(str(error)))
+        rows, status = [], f"not run: {type(error).__name__}: {error}"
+    results = redactor.data({"status": status[:2000], "rows": rows})
+    ProbeRun.objects.filter(pk=run.pk).update(conformance_results=results)
 
 
 #: Results that carry a tool result a host would be handed.

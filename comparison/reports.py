@@ -167,11 +167,22 @@ def comparison_markdown(data: dict[str, Any], host_names: dict[str, str]) -> str
     for host, name in host_names.items():
         lines.append(_md_row(f"interop: {name}", [_score_text(r["interop"]["hosts"][host]) for r in runs]))
     lines.append(_md_row("valid for the revision", [_score_text(r["interop"]["valid"]) for r in runs]))
+    lines.append(_md_row("official conformance suite", [r.get("conformance") or "—" for r in runs]))
     lines += ["", "## Cells", "", "| scenario | revision | " + " | ".join(f"#{r['run']}" for r in runs) + " |"]
     lines.append("|---|---|" + "---|" * len(runs))
     for line in data["cells"]:
         cells = [_md(_cell_text(cell)) for cell in line["cells"]]
         lines.append(f"| {_md(line['scenario'])} | {line['revision']} | " + " | ".join(cells) + " |")
+    if data.get("conformance"):
+        lines += [
+            "",
+            "## The official conformance suite",
+            "",
+            "| scenario | " + " | ".join(f"#{r['run']}" for r in runs) + " |",
+        ]
+        lines.append("|---|" + "---|" * len(runs))
+        for line in data["conformance"]:
+            lines.append(_md_row(line["scenario"], [verdict or "—" for verdict in line["verdicts"]]))
     return "\n".join(lines) + "\n"
 
 
@@ -217,6 +228,9 @@ def comparison_csv(data: dict[str, Any]) -> Iterator[str]:
                     cell["result"],
                 ]
             )
+    for line in data.get("conformance") or []:
+        for run, verdict in zip(targets, line["verdicts"], strict=True):
+            writer.writerow([f"conformance.{line['scenario']}", "suite", run, targets[run], verdict or "", "", "", ""])
     yield buffer.getvalue()
 
 
@@ -239,7 +253,7 @@ def disagreements_markdown(items: list[dict[str, Any]]) -> str:
             item["register"],
             f"{item['row_id']} {item['title']}",
             item["host"],
-            item["claim"] or "not named",
+            item["claim"] or "the register makes no claim for this host",
             _sources_text(item["conflicts"]),
             _sources_text(item["support"]) or "—",
         ]

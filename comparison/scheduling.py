@@ -55,7 +55,11 @@ def fire(*, schedule_id: int, token: str) -> str:
         schedule.save(update_fields=["token", "last_fired_at"])
     try:
         run = start_run(
-            target=schedule.target, revisions=schedule.revisions, scenarios=schedule.scenarios, schedule=schedule
+            target=schedule.target,
+            revisions=schedule.revisions,
+            scenarios=schedule.scenarios,
+            conformance=schedule.conformance,
+            schedule=schedule,
         )
         message = f"started run {run.pk}"
     except RunRefused as refused:

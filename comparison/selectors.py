@@ -19,7 +19,7 @@ from . import charts, failures
 from .hosts import protocol
 from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes import compare, families, family_cells, interop, real_lane, sequence
+from .probes import compare, conformance, families, family_cells, interop, real_lane, sequence
 from .probes.scenarios import suite
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
@@ -87,6 +87,8 @@ def target_page(target: ProbeTarget) -> dict:
     scores = run_scores([run.pk for run in ended])
     for run in runs:
         run.score = scores.get(run.pk)
+        run.conformance_line = _conformance_line(run)
+    suite_run = next((run for run in runs if run.conformance and not run.active), None)
     trend = charts.chart(
         "Interop score over this target's runs (every host)",
         [charts.share_bar(f"#{run.pk} {run.created:%Y-%m-%d %H:%M}", *_overall(run.score)) for run in reversed(ended)],
@@ -101,7 +103,23 @@ def target_page(target: ProbeTarget) -> dict:
         "scenarios": suite(target.suite),
         "scenario_groups": family_cells.scenario_groups(suite(target.suite), target.transport),
         "real_host_available": real_lane.available(),
+        "conformance_suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
+        "suite_run": suite_run,
+        "conformance": conformance_of(
+            suite_run, list(suite_run.results.only("scenario", "requested_revision", "verdict"))
+        )
+        if suite_run
+        else None,
     }
+
+
+def _conformance_line(run: ProbeRun) -> str:
+    """A run's conformance pass in one line, for lists ("" when it asked for none or is running)."""
+    if not run.conformance or run.active:
+        return ""
+    stored = run.conformance_results if isinstance(run.conformance_results, dict) else {}
+    rows = [row for row in stored.get("rows") or [] if isinstance(row, dict)]
+    return conformance.summary(rows, str(stored.get("status") or "")).sentence() if rows or stored else ""
 
 
 def latest_ended_runs() -> dict[int, tuple[str, str]]:
@@ -151,7 +169,26 @@ def run_grid(run: ProbeRun) -> dict:
         ]
         grid.append({"scenario": scenario, "cells": line, "family": heading})
     counts = {verdict: sum(1 for r in results if r.verdict == verdict) for verdict in PROBE_VERDICTS}
-    return {"grid": grid, "counts": counts, "by_family": _by_family(results)}
+    return {
+        "grid": grid,
+        "counts": counts,
+        "by_family": _by_family(results),
+        "conformance": conformance_of(run, results),
+    }
+
+
+def conformance_of(run: ProbeRun, results: list[ProbeResult]) -> dict:
+    """A run's conformance pass for its pages: the rows, the one-line summary, and where the
+    suite parts from the run's own cells at the suite's revision."""
+    stored = run.conformance_results if isinstance(run.conformance_results, dict) else {}
+    rows = [row for row in stored.get("rows") or [] if isinstance(row, dict)]
+    ours = {r.scenario: r.verdict for r in results if r.requested_revision == conformance.SUITE_REVISION}
+    return {
+        "rows": rows,
+        "summary": conformance.summary(rows, str(stored.get("status") or "")),
+        "notes": conformance.disagreements(rows, ours),
+        "suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
+    }
 
 
 def _by_family(results: list[ProbeResult]) -> list[dict]:
@@ -350,4 +387,12 @@ def target_badge(target: ProbeTarget) -> str:
         per_revision.append((revision, f"{got}/{of} as expected"))
     percent = round(100 * same / total) if total else 0
     tone = "good" if percent == 100 else "warn" if percent >= 80 else "bad"
-    return charts.badge_svg("mcp-compare", f"{percent}% as expected", tone, per_revision)
+    message = f"{percent}% as expected"
+    stored = run.conformance_results if run.conformance and isinstance(run.conformance_results, dict) else {}
+    if rows := [row for row in stored.get("rows") or [] if isinstance(row, dict)]:
+        found = conformance.summary(rows)
+        message += f" · suite {found.through}/{found.total}"
+        per_revision.append(("conformance", found.sentence()))
+        if found.through < found.directly and tone == "good":
+            tone = "warn"  # the cells are all as expected, yet the suite lost something through it
+    return charts.badge_svg("mcp-compare", message, tone, per_revision)

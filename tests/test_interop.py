@@ -202,8 +202,10 @@ def test_a_compared_cell_says_why_it_failed_and_counts_per_verdict():
         "created": "c",
         "counts": column.counts,
         "dpcter": [],
+        "conformance": "",
     }
     assert found.lines[0].as_dict()["revision"] == "r"
+    assert found.as_dict()["conformance"] == [], "no run asked for the suite"
 
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -105,6 +105,15 @@ def test_a_late_or_duplicated_tick_runs_its_slot_once(db, deferring, django_capt
     assert schedule.token != token
 
 
+def test_a_schedule_asking_for_the_conformance_suite_starts_runs_that_ask_for_it(db, deferring):
+    schedule = ProbeSchedule.objects.create(
+        target=ensure_builtin_target(), every_seconds=3600, scenarios=["text"], conformance=True
+    )
+    arm(schedule=schedule)
+    assert fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token).startswith("started")
+    assert ProbeRun.objects.get(schedule=schedule).conformance is True
+
+
 def test_a_busy_target_skips_the_slot_and_a_disabled_schedule_does_nothing(db, deferring):
     target = ensure_builtin_target()
     schedule = ProbeSchedule.objects.create(target=target, every_seconds=60)

@@ -146,31 +146,42 @@ def test_cancel_ends_a_running_run_and_the_worker_goes_on(shared, tmp_path):
 
 def test_the_worker_waits_out_a_locked_database(shared, tmp_path):
     """A write lock held for seconds (a long register load) makes the worker's writes fail; it
-    retries with backoff instead of exiting, and the run ends done."""
+    retries with backoff instead of exiting, and the run ends done. The lock is taken after the
+    first revision's results and held until a write met it: the revisions run one after another,
+    so the second one's results are written while it is held, whatever the machine's speed."""
     url, env = shared
-    env = {**env, "MCP_COMPARE_SQLITE_BUSY_TIMEOUT": "0.2", "MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT": "0.5"}
+    env = {
+        **env,
+        "MCP_COMPARE_SQLITE_BUSY_TIMEOUT": "0.2",
+        "MCP_COMPARE_COMMAND_STATEMENT_TIMEOUT": "0.5",
+        "MCP_COMPARE_STDIO_PARALLEL": "1",
+    }
     run = enqueue(env, slow=True, revisions="['2025-06-18', '2025-11-25']")
+    hold = (
+        "deadline = time.monotonic() + 30\n"
+        "while time.monotonic() < deadline and not os.path.exists(sys.argv[2]): time.sleep(0.05)\n"
+    )
     lock = (
-        "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
-        "c.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(4); c.execute('COMMIT')"
+        "import os, sqlite3, sys, time\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\n" + hold + "c.execute('COMMIT')\n"
         if not lane_db.is_postgres()
-        else "import psycopg, sys, time; c = psycopg.connect(sys.argv[1]); "
-        "c.execute('LOCK TABLE comparison_proberesult IN ACCESS EXCLUSIVE MODE'); print('locked', flush=True); "
-        "time.sleep(4); c.commit()"
+        else "import os, psycopg, sys, time\nc = psycopg.connect(sys.argv[1])\n"
+        "c.execute('LOCK TABLE comparison_proberesult IN ACCESS EXCLUSIVE MODE')\nprint('locked', flush=True)\n"
+        + hold
+        + "c.commit()\n"
     )
     target = (
         url.removeprefix("sqlite:///") if not lane_db.is_postgres() else url.replace("postgres://", "postgresql://")
     )
-    with worker(env, tmp_path / "worker.log") as process:
-        wait_for(lambda: status(url, run)[1] >= 5, 60, "5 results")
-        with running([sys.executable, "-c", lock, target]):
-            time.sleep(4.5)
+    log, release = tmp_path / "worker.log", tmp_path / "release"
+    met = ("transient database error", "database error in the worker loop")
+    with worker(env, log) as process:
+        wait_for(lambda: status(url, run)[1] >= 5, 60, "the first revision's results")
+        with running([sys.executable, "-c", lock, target, str(release)]):
+            wait_for(lambda: any(line in log.read_text() for line in met), 40, "a write meeting the lock")
+            release.touch()
         wait_for(lambda: status(url, run)[0] == "done", 60, "the run done")
         assert process.poll() is None, "the worker is still there"
-    log = (tmp_path / "worker.log").read_text()
-    # The lock meets either a run's write (retried in place) or the worker's polling loop (which
-    # waits and goes on), depending on timing: either way it is logged and waited out.
-    assert "transient database error" in log or "database error in the worker loop" in log
 
 
 def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_path):

@@ -9,6 +9,7 @@ from typing import Any
 
 from registers.vocabulary import HOSTS, PROBE_VERDICTS
 
+from . import conformance
 from .compare import describe
 from .interop import RunScore, run_score
 
@@ -26,6 +27,8 @@ class RunColumn:
     counts: dict[str, int]
     score: RunScore
     dpcter: list[dict[str, Any]] = field(default_factory=list)
+    #: The run's conformance pass in one line ("" when the run did not ask for one).
+    conformance: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -36,6 +39,7 @@ class RunColumn:
             "counts": self.counts,
             "interop": self.score.as_dict(),
             "dpcter": self.dpcter,
+            "conformance": self.conformance,
         }
 
 
@@ -74,15 +78,28 @@ class Line:
 
 
 @dataclass
+class SuiteLine:
+    """One scenario of the official conformance suite: its verdict through each run's target."""
+
+    scenario: str
+    verdicts: list[str | None]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "verdicts": self.verdicts}
+
+
+@dataclass
 class Comparison:
     columns: list[RunColumn]
     lines: list[Line]
+    suite: list[SuiteLine] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "format": "mcp-compare/comparison/1",
             "runs": [column.as_dict() for column in self.columns],
             "cells": [line.as_dict() for line in self.lines],
+            "conformance": [line.as_dict() for line in self.suite],
         }
 
 
@@ -96,16 +113,23 @@ def _cell(result: dict[str, Any]) -> Cell:
 
 def compare_runs(runs: list[dict[str, Any]]) -> Comparison:
     """Runs are {"id", "target", "status", "created", "results": [{"id", "scenario", "revision",
-    "verdict", "failure", "diff", "interop"}], "dpcter": [...]}; lines follow the first run's order."""
-    columns, by_run = [], []
+    "verdict", "failure", "diff", "interop"}], "dpcter": [...], "conformance": None or {"status",
+    "rows"}}; lines follow the first run's order."""
+    columns, by_run, suites = [], [], []
     for run in runs:
         results = run["results"]
         counts = {verdict: sum(1 for r in results if r["verdict"] == verdict) for verdict in PROBE_VERDICTS}
         score = run_score(results, failed=FAILED, invalid=INVALID)
+        suite = run.get("conformance")
+        rows = list(suite.get("rows") or []) if suite else []
+        said = conformance.summary(rows, str(suite.get("status") or "")).sentence() if suite else ""
         columns.append(
-            RunColumn(run["id"], run["target"], run["status"], run["created"], counts, score, run.get("dpcter", []))
+            RunColumn(
+                run["id"], run["target"], run["status"], run["created"], counts, score, run.get("dpcter", []), said
+            )
         )
         by_run.append({(r["scenario"], r["revision"]): r for r in results})
+        suites.append({row["scenario"]: row["verdict"] for row in rows})
     keys: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
     for cells in by_run:
@@ -114,4 +138,6 @@ def compare_runs(runs: list[dict[str, Any]]) -> Comparison:
                 seen.add(key)
                 keys.append(key)
     lines = [Line(key[0], key[1], [_cell(cells[key]) if key in cells else None for cells in by_run]) for key in keys]
-    return Comparison(columns, lines)
+    names = sorted({name for verdicts in suites for name in verdicts})
+    suite_lines = [SuiteLine(name, [verdicts.get(name) for verdicts in suites]) for name in names]
+    return Comparison(columns, lines, suite_lines)

@@ -235,11 +235,14 @@ def run_probe(
     should_stop: Callable[[], bool] | None = None,
     parallel: int | None = None,
     control: RunControl | None = None,
+    while_served: Callable[[], None] | None = None,
 ) -> list[ProbeOutcome]:
     """Every scenario at every revision. The exchanges of several revisions may run at once (in
     threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
     cancel) is asked every POLL_SECONDS while the run waits, and cuts the open exchanges; the
-    control's deadline makes every cell not probed by then a failure that says so."""
+    control's deadline makes every cell not probed by then a failure that says so.
+    `while_served` runs after the cells, while a launched target still serves (the conformance
+    pass), unless the run was cancelled."""
     limits = limits or Limits()
     control = control or RunControl()
     parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
@@ -288,6 +291,8 @@ def run_probe(
                 outcomes.append(outcome)
                 if on_outcome:
                     on_outcome(outcome)
+        if while_served and not cancelled():
+            while_served()
     return outcomes
 
 

@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from comparison import failures, pipeline
 from comparison.models import ProbeTarget
+from comparison.probes import conformance, conformance_run
 from comparison.probes.compare import describe
 from comparison.probes.control import RunControl
 from comparison.probes.revisions import REVISIONS
@@ -76,6 +77,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--junit", metavar="FILE", help="Also write the results as JUnit XML to FILE.")
         parser.add_argument(
+            "--conformance",
+            action="store_true",
+            help="Also run the official conformance suite against the fixture and through the target (HTTP "
+            "targets); each suite scenario is one more result, `conformance.<scenario>`.",
+        )
+        parser.add_argument(
             "--baseline",
             metavar="FILE",
             help="Expected results (an earlier --json output, or lines `scenario@revision: verdict`): exit 1 only "
@@ -108,6 +115,11 @@ class Command(BaseCommand):
         # A baseline that cannot be read fails before any probing.
         baseline = self._read_baseline(options["baseline"]) if options["baseline"] else None
         started = time.monotonic()
+        suite_pass: dict = {}
+
+        def conformance_pass() -> None:
+            suite_pass["rows"], suite_pass["status"] = conformance_run.compare_target(spec.url, spec.transport)
+
         try:
             deadline = settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"]
             outcomes = run_probe(
@@ -116,12 +128,15 @@ class Command(BaseCommand):
                 revisions_=options["revisions"],
                 upstream=upstream,
                 control=RunControl(deadline),
+                while_served=conformance_pass if options["conformance"] else None,
             )
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"
             raise CommandError(redactor.text(message)) from None
-        counts = Counter(outcome.verdict for outcome in outcomes)
         results = [redactor.data(o.as_dict()) for o in outcomes]
+        if options["conformance"]:
+            results += redactor.data(conformance.as_results(suite_pass.get("rows", []), suite_pass.get("status", "")))
+        counts = Counter(result["verdict"] for result in results)
         if options["audit"]:
             scored = [{"profiles": o.dpcter} for o in outcomes if o.dpcter]
             self.stdout.write(failures.audit_text(failures.audit(scored)))
@@ -131,6 +146,16 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
         else:
             self._print_lines(outcomes, counts, redactor)
+            if options["conformance"]:
+                rows, status = suite_pass.get("rows", []), suite_pass.get("status", "")
+                for row in rows:
+                    if row["verdict"] != AS_EXPECTED:
+                        self.stdout.write(
+                            redactor.text(
+                                f"conformance {row['scenario']:30} {row['verdict']:20} {row['message'][:150]}"
+                            )
+                        )
+                self.stdout.write(redactor.text(conformance.summary(rows, status).sentence()))
         if options["junit"]:
             junit = pipeline.junit_xml(
                 spec.name, results, strict=options["strict"], seconds=time.monotonic() - started, baseline=baseline
