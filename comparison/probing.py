@@ -303,7 +303,7 @@ def execute_run(run_id: int) -> None:
                 should_stop=lambda: not still_ours(),
                 parallel=settings.STDIO_PARALLEL if run.target.transport == "stdio" else 1,
                 control=control,
-                while_served=(lambda: _conformance_lane(run, redactor)) if run.conformance else None,
+                while_served=(lambda: still_ours() and _conformance_lane(run, redactor)) if run.conformance else None,
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))

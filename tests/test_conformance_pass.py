@@ -60,6 +60,11 @@ def test_direct_beside_via_gives_each_scenario_its_verdict():
     unreachable = c.compare(direct, c.Pass(error="the conformance suite took longer than 120 s"))
     assert {row.verdict for row in unreachable} == {V.FAILED, V.NOT_TESTABLE}
     stored = [row.as_dict() for row in c.compare(direct, via)]
+    image = next(row for row in stored if row["scenario"] == "tools-call-image")
+    assert image["via"]["checks"] == [
+        {"id": "check-0", "status": "SUCCESS", "message": ""},
+        {"id": "check-1", "status": "FAILURE", "message": "why 1"},
+    ], "each check is kept with its message"
     assert c.summary(stored).sentence() == "conformance: 2 of 3 through this target (2 directly)"
     assert c.summary([], c.NOT_HTTP).sentence() == c.NOT_HTTP
 

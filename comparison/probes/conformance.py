@@ -119,17 +119,24 @@ class Row:
     message: str
     ours: tuple[str, ...]  # our scenarios that exercise the same thing
     rows: tuple[str, ...]
+    direct_checks: tuple[Check, ...] = ()
+    via_checks: tuple[Check, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario,
-            "direct": {"passed": self.direct[0], "failed": self.direct[1]},
-            "via": {"passed": self.via[0], "failed": self.via[1]},
+            "direct": {"passed": self.direct[0], "failed": self.direct[1], "checks": _checks(self.direct_checks)},
+            "via": {"passed": self.via[0], "failed": self.via[1], "checks": _checks(self.via_checks)},
             "verdict": self.verdict,
             "message": self.message,
             "ours": list(self.ours),
             "rows": list(self.rows),
         }
+
+
+def _checks(checks: tuple[Check, ...]) -> list[dict[str, str]]:
+    """Each check the suite made, with its message (INFO lines are the suite's own trace: left out)."""
+    return [{"id": c.id, "status": c.status, "message": c.message} for c in checks if c.status != "INFO"]
 
 
 def _counts(checks: list[Check]) -> tuple[int, int]:
