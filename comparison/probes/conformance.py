@@ -163,7 +163,11 @@ def compare(direct: Pass, via: Pass) -> list[Row]:
             verdict, message = V.AS_EXPECTED, ""
         else:
             verdict, message = V.LOST, _first_failure(through) or "no check passed through the target"
-        found.append(Row(name, _counts(direct.scenarios.get(name, [])), _counts(through), verdict, message, ours, rows))
+        reference = direct.scenarios.get(name, [])
+        row = Row(
+            name, _counts(reference), _counts(through), verdict, message, ours, rows, tuple(reference), tuple(through)
+        )
+        found.append(row)
     return found
 
 
