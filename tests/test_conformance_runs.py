@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from comparison import pipeline
 from comparison.peer_targets import add_peer_targets
 from comparison.probes import conformance
 from comparison.probing import start_run
@@ -67,6 +68,11 @@ def test_a_run_with_the_suite_stores_what_the_proxy_loses_by_name(name, client):
     assert compared.count("<code>", compared.index('id="compare-conformance"')) >= 30
     badge = client.get(f"{target.get_absolute_url()}badge.svg").content.decode()
     assert f"suite {30 - len(lost)}/30" in badge
+    # The stored pass as JUnit (what `probe --conformance --junit` writes): one case per suite
+    # scenario, a failure for each lost one.
+    junit = ET.fromstring(pipeline.junit_xml(target.name, conformance.as_results(rows)))  # noqa: S314 - our own XML
+    failed = {case.get("classname") for case in junit.iter("testcase") if case.find("failure") is not None}
+    assert failed == {f"conformance.{name}" for name in lost}
     # Our own cells at the same revision agree where the suite loses (progress and logging lost,
     # server requests refused); where the suite passes and our cell differs, the page says so.
     notes = conformance.disagreements(rows, {r.scenario: r.verdict for r in run.results.all()})
