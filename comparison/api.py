@@ -70,9 +70,8 @@ def _conformance(run: ProbeRun) -> dict[str, Any] | None:
     """The run's conformance pass (None when the run did not ask for one)."""
     if not run.conformance:
         return None
-    stored = run.conformance_results if isinstance(run.conformance_results, dict) else {}
-    rows = [row for row in stored.get("rows") or [] if isinstance(row, dict)]
-    found = conformance.summary(rows, str(stored.get("status") or ""))
+    rows, status = conformance.stored(run.conformance_results)
+    found = conformance.summary(rows, status)
     return {
         "suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
         "status": found.status or ("done" if rows else "pending"),

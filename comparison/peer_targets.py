@@ -5,13 +5,13 @@ started by each run and stopped after it (`ProbeTarget.launch`)."""
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .models import ProbeTarget
+from .probes.launch import free_port
 
 PROJECT = Path(__file__).resolve().parent.parent
 PEERS = PROJECT / "comparison" / "probes" / "peers"
@@ -96,12 +96,6 @@ def install(out) -> None:
 
 def _run(command: list[str], cwd: Path | None = None) -> None:
     subprocess.run(command, cwd=cwd, check=True, timeout=INSTALL_SECONDS)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def add_peer_targets() -> list[tuple[ProbeTarget, bool]]:

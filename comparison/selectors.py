@@ -117,9 +117,8 @@ def _conformance_line(run: ProbeRun) -> str:
     """A run's conformance pass in one line, for lists ("" when it asked for none or is running)."""
     if not run.conformance or run.active:
         return ""
-    stored = run.conformance_results if isinstance(run.conformance_results, dict) else {}
-    rows = [row for row in stored.get("rows") or [] if isinstance(row, dict)]
-    return conformance.summary(rows, str(stored.get("status") or "")).sentence() if rows or stored else ""
+    rows, status = conformance.stored(run.conformance_results)
+    return conformance.summary(rows, status).sentence() if rows or status else ""
 
 
 def latest_ended_runs() -> dict[int, tuple[str, str]]:
@@ -180,12 +179,11 @@ def run_grid(run: ProbeRun) -> dict:
 def conformance_of(run: ProbeRun, results: list[ProbeResult]) -> dict:
     """A run's conformance pass for its pages: the rows, the one-line summary, and where the
     suite parts from the run's own cells at the suite's revision."""
-    stored = run.conformance_results if isinstance(run.conformance_results, dict) else {}
-    rows = [row for row in stored.get("rows") or [] if isinstance(row, dict)]
+    rows, status = conformance.stored(run.conformance_results)
     ours = {r.scenario: r.verdict for r in results if r.requested_revision == conformance.SUITE_REVISION}
     return {
         "rows": rows,
-        "summary": conformance.summary(rows, str(stored.get("status") or "")),
+        "summary": conformance.summary(rows, status),
         "notes": conformance.disagreements(rows, ours),
         "suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
     }
@@ -223,6 +221,7 @@ def result_page(result: ProbeResult) -> dict:
         "views": [PresentedView.from_json(view) for view in result.host_views],
         "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
         "host_outcomes": host_outcomes(result),
+        "host_aspect": protocol.aspect(result.scenario),
         "sequence": sequence.lines(result.exchanges),
         "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
     }
@@ -388,8 +387,8 @@ def target_badge(target: ProbeTarget) -> str:
     percent = round(100 * same / total) if total else 0
     tone = "good" if percent == 100 else "warn" if percent >= 80 else "bad"
     message = f"{percent}% as expected"
-    stored = run.conformance_results if run.conformance and isinstance(run.conformance_results, dict) else {}
-    if rows := [row for row in stored.get("rows") or [] if isinstance(row, dict)]:
+    rows, _ = conformance.stored(run.conformance_results) if run.conformance else ([], "")
+    if rows:
         found = conformance.summary(rows)
         message += f" · suite {found.through}/{found.total}"
         per_revision.append(("conformance", found.sentence()))

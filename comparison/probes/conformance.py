@@ -184,6 +184,13 @@ class Summary:
         return f"conformance: {self.through} of {self.total} through this target ({self.directly} directly)"
 
 
+def stored(value: Any) -> tuple[list[dict[str, Any]], str]:
+    """(rows, status) of a run's stored pass (`ProbeRun.conformance_results`), whatever it holds."""
+    found = value if isinstance(value, dict) else {}
+    rows = [row for row in found.get("rows") or [] if isinstance(row, dict)]
+    return rows, str(found.get("status") or "")
+
+
 def summary(rows: list[dict[str, Any]], status: str = "") -> Summary:
     """From stored rows (Row.as_dict)."""
     through = sum(1 for r in rows if r["via"]["passed"] and not r["via"]["failed"])

@@ -9,14 +9,13 @@ machine without it says so in the run, it never passes by default.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from . import conformance, process_tree
-from .launch import LaunchFailed, launched
+from .launch import LaunchFailed, free_port, launched
 
 NODE_BIN = Path(__file__).resolve().parent / "peers" / "node" / "node_modules" / ".bin"
 SUITE_BIN = NODE_BIN / "conformance"
@@ -25,12 +24,6 @@ SUITE_SECONDS = 120.0
 
 def installed() -> bool:
     return SUITE_BIN.exists()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def run_suite(url: str, *, timeout: float = SUITE_SECONDS) -> conformance.Pass:
@@ -67,7 +60,7 @@ def run_suite(url: str, *, timeout: float = SUITE_SECONDS) -> conformance.Pass:
 
 def direct(*, timeout: float = SUITE_SECONDS) -> conformance.Pass:
     """The suite against the built-in fixture, served over Streamable HTTP for the pass."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     command = [sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)]
     root = Path(__file__).resolve().parents[2]

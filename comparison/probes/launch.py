@@ -38,6 +38,13 @@ def loopback_port(url: str) -> tuple[str, int] | None:
     return parts.hostname, port
 
 
+def free_port() -> int:
+    """A port on 127.0.0.1 nothing listens on now (for a server this process starts next)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 def _accepts(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=0.5):

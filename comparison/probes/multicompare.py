@@ -121,8 +121,8 @@ def compare_runs(runs: list[dict[str, Any]]) -> Comparison:
         counts = {verdict: sum(1 for r in results if r["verdict"] == verdict) for verdict in PROBE_VERDICTS}
         score = run_score(results, failed=FAILED, invalid=INVALID)
         suite = run.get("conformance")
-        rows = list(suite.get("rows") or []) if suite else []
-        said = conformance.summary(rows, str(suite.get("status") or "")).sentence() if suite else ""
+        rows, status = conformance.stored(suite)
+        said = conformance.summary(rows, status).sentence() if suite else ""
         columns.append(
             RunColumn(
                 run["id"], run["target"], run["status"], run["created"], counts, score, run.get("dpcter", []), said
