@@ -207,7 +207,8 @@ def _by_family(results: list[ProbeResult]) -> list[dict]:
 
 def json_html(value) -> str:
     text = json.dumps(value, indent=2, ensure_ascii=False)[:MAX_JSON_SHOWN]
-    return highlight(text, JsonLexer(), HtmlFormatter(cssclass="highlight json"))
+    # Focusable, so a keyboard can scroll a long document (it scrolls inside its own box).
+    return highlight(text, JsonLexer(), HtmlFormatter(cssclass="highlight json")).replace("<pre>", '<pre tabindex="0">', 1)
 
 
 def result_page(result: ProbeResult) -> dict:

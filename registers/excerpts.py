@@ -63,7 +63,7 @@ def render(path: str, excerpt: dict) -> str:
         body = highlighted[offset] if offset < len(highlighted) else escape(lines[offset])
         line = f'<span class="linenos">{number:>{width}}</span>{body}\n'
         out.append(f'<span class="hll">{line}</span>' if focus_start <= number <= focus_end else line)
-    return f'<div class="highlight excerpt"><pre><code>{"".join(out)}</code></pre></div>'
+    return f'<div class="highlight excerpt"><pre tabindex="0"><code>{"".join(out)}</code></pre></div>'
 
 
 #: One formatter for every file: plain spans, no wrapper (render adds line numbers and marks).

@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The browser tests' fixtures (Chromium, a page on the live server).
+pytest_plugins = ["tests.browsing"]
+
 # Property tests run the same examples on every CI run (derandomized: a failure is never a fluke of
 # the seed); HYPOTHESIS_PROFILE=fast (the everyday lane) runs fewer of them, and
 # HYPOTHESIS_PROFILE=explore searches further with fresh examples (tests/strategies.examples).
