@@ -198,13 +198,17 @@ def _typed_bar(label: str, typed: int, total: int, tone: str) -> Bar:
 # --- a target's badge ------------------------------------------------------------------------------
 
 
+#: A badge's value colours: darker than the charts' so its white 11 px text keeps 4.5:1 or more.
+BADGE_TONES = {"good": "#276749", "warn": "#975a16", "bad": "#c53030", "none": "#4a5568"}
+
+
 def badge_svg(label: str, value: str, tone: str, per_revision: list[tuple[str, str]]) -> str:
     """A flat badge (label | value) whose value part is cut into one hover zone per revision, each
     titled with that revision's figure. Every text escaped."""
     label_width = 8 + 7 * len(label)
     value_width = 10 + 7 * len(value)
     width = label_width + value_width
-    fill = TONES.get(tone, TONES["none"])
+    fill = BADGE_TONES.get(tone, BADGE_TONES["none"])
     summary = "; ".join(f"{revision}: {text}" for revision, text in per_revision) or value
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" '

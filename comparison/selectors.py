@@ -370,24 +370,29 @@ def _overall(score: interop.RunScore) -> tuple[int, int]:
 
 
 def target_badge(target: ProbeTarget) -> str:
-    """The latest finished run's share of cells as expected, per revision on hover (two queries)."""
+    """The latest finished run's interop, the measure the target's page leads with: the share of
+    scored cells where every host gets what the upstream sends, per revision on hover (two
+    queries). A run with nothing to compare with (no upstream) shows its share valid for the
+    revision instead, named so."""
     run = target.runs.filter(status=ProbeRun.DONE).order_by("-pk").first()
     if run is None:
         return charts.badge_svg("mcp-compare", "no finished run", "none", [])
     cells = run_cells([run.pk])[run.pk]
-    expected = PROBE_VERDICTS[0]
+    overall = score_of(cells)
+    measure = "interop" if overall.overall.scored else "valid"
 
-    def share(found: list[dict]) -> tuple[int, int]:
-        return sum(1 for cell in found if cell["verdict"] == expected), len(found)
+    def share(found: list[dict]) -> interop.Score:
+        score = score_of(found)
+        return score.overall if measure == "interop" else score.valid
 
-    same, total = share(cells)
+    whole = share(cells)
     per_revision = []
     for revision in run.revisions:
-        got, of = share([cell for cell in cells if cell["revision"] == revision])
-        per_revision.append((revision, f"{got}/{of} as expected"))
-    percent = round(100 * same / total) if total else 0
+        part = share([cell for cell in cells if cell["revision"] == revision])
+        per_revision.append((revision, f"{measure} {part.same}/{part.scored}"))
+    percent = whole.percent or 0.0
     tone = "good" if percent == 100 else "warn" if percent >= 80 else "bad"
-    message = f"{percent}% as expected"
+    message = f"{measure} {percent}%"  # as the target's page writes it
     rows, _ = conformance.stored(run.conformance_results) if run.conformance else ([], "")
     if rows:
         found = conformance.summary(rows)

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from comparison import charts, selectors
 from comparison.probing import ensure_builtin_target, start_run
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
@@ -135,22 +136,44 @@ def test_html_pages_link_their_api_twins(loaded, client):
 
 
 def test_the_badge_is_valid_svg_with_a_figure_per_revision(loaded, client):
+    """Issue 26, row 4: the badge shows the measure the target's page leads with (interop), named,
+    not "as expected", which the fixture's deliberate invalid-for-revision cells pull down."""
     target, _ = loaded
     response = client.get(f"/probes/targets/{target.pk}/badge.svg")
     assert response["Content-Type"].startswith("image/svg+xml")
     root = ET.fromstring(response.content)  # noqa: S314  (our own output)
     svg = "{http://www.w3.org/2000/svg}"
     assert root.tag == f"{svg}svg"
-    assert root.get("aria-label") == "mcp-compare: 100% as expected"
+    assert root.get("aria-label") == "mcp-compare: interop 100.0%"
     zones = [rect.find(f"{svg}title").text for rect in root.iter(f"{svg}rect") if rect.get("class") == "revision"]
-    assert zones == ["2025-06-18: 2/2 as expected"]
-    start_run(target=target, revisions=["2024-11-05", "2025-11-25"], scenarios=["text", "audio"])
+    assert zones == ["2025-06-18: interop 2/2"]
+    run = start_run(target=target, revisions=["2024-11-05", "2025-11-25"], scenarios=["text", "audio"])
+    assert run.results.filter(verdict="invalid for revision").count() == 1, "audio is new in 2025-03-26"
     root = ET.fromstring(client.get(f"/probes/targets/{target.pk}/badge.svg?again").content)  # noqa: S314
-    assert root.get("aria-label") == "mcp-compare: 75% as expected", (
-        "the latest finished run: audio is new in 2025-03-26"
-    )
+    assert root.get("aria-label") == "mcp-compare: interop 100.0%", "every host gets what the fixture sends"
     zones = [rect.find(f"{svg}title").text for rect in root.iter(f"{svg}rect") if rect.get("class") == "revision"]
-    assert zones == ["2024-11-05: 1/2 as expected", "2025-11-25: 2/2 as expected"]
+    assert zones == ["2024-11-05: interop 2/2", "2025-11-25: interop 2/2"]
+    score = selectors.score_of(selectors.run_cells([run.pk])[run.pk]).overall
+    assert f"{score.percent}% ({score.same}/{score.scored})" in client.get(target.get_absolute_url()).content.decode()
+
+
+def test_a_badge_without_an_upstream_names_its_other_measure(loaded, client):
+    from comparison.models import ProbeResult
+
+    target, run = loaded
+    ProbeResult.objects.filter(run=run).update(interop={})
+    root = ET.fromstring(client.get(f"/probes/targets/{target.pk}/badge.svg").content)  # noqa: S314
+    assert root.get("aria-label") == "mcp-compare: valid 100.0%"
+
+
+def test_every_badge_colour_keeps_white_text_readable():
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    for tone, colour in charts.BADGE_TONES.items():
+        assert 1.05 / (luminance(colour) + 0.05) >= 4.5, tone
 
 
 def test_detail_endpoints_keep_their_queries_whatever_the_object(loaded, client):

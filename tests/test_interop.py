@@ -282,7 +282,7 @@ def test_a_badge_tiles_its_value_with_one_zone_per_revision():
     label_width, value_width = float(label_part.get("width")), float(value_part.get("width"))
     assert float(root.get("width")) == label_width + value_width
     assert float(value_part.get("x")) == label_width
-    assert value_part.get("fill") == charts.TONES["warn"]
+    assert value_part.get("fill") == charts.BADGE_TONES["warn"]
     texts = [t for t in root.iter(f"{SVG}text")]
     assert [t.text for t in texts] == ["mcp-compare", "75% as expected"]
     assert 7 * len("mcp-compare") <= label_width
@@ -295,5 +295,5 @@ def test_a_badge_tiles_its_value_with_one_zone_per_revision():
     assert [z.find(f"{SVG}title").text for z in zones] == ["2025-06-18: 3/4", "2025-11-25: 3/4"]
     assert root.find(f"{SVG}title").text == "mcp-compare: 75% as expected (2025-06-18: 3/4; 2025-11-25: 3/4)"
     plain = ET.fromstring(charts.badge_svg("mcp-compare", "no finished run", "odd", []))  # noqa: S314
-    assert list(plain.iter(f"{SVG}rect"))[1].get("fill") == charts.TONES["none"]
+    assert list(plain.iter(f"{SVG}rect"))[1].get("fill") == charts.BADGE_TONES["none"]
     assert plain.find(f"{SVG}title").text == "mcp-compare: no finished run (no finished run)"
