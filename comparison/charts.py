@@ -148,7 +148,9 @@ def share_bar(label: str, same: int, scored: int, *, name: str = "same as upstre
 
 
 def revision_timeline(title: str, per_revision: list[tuple[str, int, int, int]]) -> Chart:
-    """(revision, introduced, deprecated, removed) per revision, oldest first."""
+    """(revision, introduced, deprecated, removed) per revision, oldest first. Every bar is drawn
+    to one scale, the busiest revision's, so "+5" is five times as long as "+1"."""
+    busiest = float(max((added + deprecated + gone for _, added, deprecated, gone in per_revision), default=0))
     bars = [
         Bar(
             revision,
@@ -157,6 +159,7 @@ def revision_timeline(title: str, per_revision: list[tuple[str, int, int, int]])
                 Segment("deprecated", deprecated, "warn"),
                 Segment("removed", gone, "bad"),
             ),
+            scale=busiest,
             note=f"+{added} / ~{deprecated} / −{gone}",
         )
         for revision, added, deprecated, gone in per_revision
