@@ -13,7 +13,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS, ProbeVerdict
+from registers.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS, ProbeVerdict
 
 from . import charts, failures
 from .hosts import protocol
@@ -220,12 +220,20 @@ def result_page(result: ProbeResult) -> dict:
             for e in result.exchanges
         ],
         "views": [PresentedView.from_json(view) for view in result.host_views],
+        "host_lines": host_lines(result.interop),
         "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
         "host_outcomes": host_outcomes(result),
         "host_aspect": protocol.aspect(result.scenario),
         "sequence": sequence.lines(result.exchanges),
         "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
     }
+
+
+def host_lines(scored: dict) -> list[dict]:
+    """One line per host of a result's interop: whether it gets what the upstream sends."""
+    return [
+        {"host": host, "label": HOST_NAMES[host], "affected": not scored[host]} for host in HOSTS if host in scored
+    ]
 
 
 def host_outcomes(result: ProbeResult) -> list:

@@ -14,7 +14,9 @@ does), meta (requests lose their own `_meta` keys), input-responses (a retry los
 malformed (notifications whose params are not an object), swallow-replies (the client's answers
 to the server's requests are dropped, so the upstream waits); and caching: hints (results lose
 `ttlMs` and `cacheScope`), shared-cache (resources/read answered from one cache for every caller,
-whatever the upstream's `cacheScope`).
+whatever the upstream's `cacheScope`); and a rewrite of content: is-error (tool results lose
+`isError: true` and gain `isError: false` where they had none, as a relay that passes results
+through a type with a default does).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ LOSSES = (
     "swallow-replies",
     "hints",
     "shared-cache",
+    "is-error",
 )
 #: Notifications the flood sends ahead of every call's answer: over the probe's per-call cap.
 FLOOD = 2000
@@ -121,6 +124,8 @@ class Relay:
             asked = self.requested.pop(message["id"], "")
             if self.lose == "next-cursor" and asked in LIST_METHODS:
                 result.pop("nextCursor", None)
+            if self.lose == "is-error" and asked == "tools/call":
+                result["isError"] = False
             if self.lose == "hints":
                 result.pop("ttlMs", None)
                 result.pop("cacheScope", None)

@@ -1,0 +1,57 @@
+"""What a first-time user stumbled on (issue 26), row by row, as the pages, exports and commands
+show it now. The browser-only rows (2, 13's folded filters, 14's keyboard notes) are in
+tests/test_browser_pages.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from comparison.models import ProbeTarget
+from comparison.probing import start_run
+
+RELAY = Path(__file__).with_name("relay.py")
+
+
+def relay_target(lose: str) -> ProbeTarget:
+    """The built-in fixture behind tests/relay.py, losing one thing on purpose."""
+    fixture = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    return ProbeTarget.objects.create(
+        name=f"relay losing {lose}",
+        transport="stdio",
+        command=[sys.executable, str(RELAY), "--lose", lose, "--", *fixture],
+        upstream="fixture",
+    )
+
+
+@pytest.mark.django_db
+def test_row_7_an_absent_field_says_absent_and_each_host_says_whether_it_was_affected(client):
+    run = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["text", "is-error"])
+    assert run.status == "done", run.error
+    added = run.results.get(scenario="text")
+    html = client.get(added.get_absolute_url()).content.decode()
+    diff_row = html[html.index("<code>result.isError</code>") :].split("</tr>")[0]
+    assert "<td>added</td>" in diff_row
+    assert '<span class="muted">absent</span>' in diff_row, "the upstream sent no isError: absent, never \"\""
+    assert "false" in diff_row
+    assert affected_hosts(html) == {host for host, same in added.interop.items() if not same}
+    assert len(host_lines(html)) == 5, "one line per host"
+
+    lost = run.results.get(scenario="is-error")
+    html = client.get(lost.get_absolute_url()).content.decode()
+    assert affected_hosts(html) == {host for host, same in lost.interop.items() if not same}
+    assert {"opencode-v1", "opencode-v2"} <= affected_hosts(html), "a tool error turned success reaches the model"
+
+
+def host_lines(html: str) -> dict[str, str]:
+    block = html[html.index('class="host-lines"') :].split("</ul>")[0]
+    return {line.split('"')[1]: line for line in block.split("<li data-host=")[1:]}
+
+
+def affected_hosts(html: str) -> set[str]:
+    lines = host_lines(html)
+    for line in lines.values():
+        assert ("affected</strong>, gets something other" in line) != ("not affected</span>, gets what" in line)
+    return {host for host, line in lines.items() if "affected</strong>" in line}
