@@ -15,7 +15,7 @@ from registers.api import api_json
 from registers.pagecache import cached_page
 from registers.vocabulary import PROBE_VERDICTS
 
-from . import compare_selectors, selectors
+from . import compare_selectors, result_selectors, selectors
 from .http import int_param
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import conformance
@@ -144,7 +144,7 @@ def result(request, pk: int):
     found = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
     data = {"id": found.pk, "run": found.run_id, "target": found.run.target.name}
     data |= {name: getattr(found, name) for name in RESULT_FIELDS}
-    data["host_outcomes"] = [item.as_dict() for item in selectors.host_outcomes(found)]
+    data["host_outcomes"] = [item.as_dict() for item in result_selectors.host_outcomes(found)]
     return api_json(data | {"page": found.get_absolute_url()})
 
 

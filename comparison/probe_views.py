@@ -12,7 +12,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from . import compare_selectors, exports, failures, reports, selectors
+from . import compare_selectors, exports, failures, reports, result_selectors, selectors
 from .http import HtmxHttpRequest, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
@@ -88,7 +88,7 @@ def run_detail(request: HtmxHttpRequest, pk: int):
 @require_GET
 def result_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     result = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
-    return TemplateResponse(request, "comparison/result_detail.html", selectors.result_page(result))
+    return TemplateResponse(request, "comparison/result_detail.html", result_selectors.result_page(result))
 
 
 @require_GET

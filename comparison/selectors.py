@@ -4,27 +4,17 @@ render; nothing here writes."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import JsonLexer
 
-from registers.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS, ProbeVerdict
+from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 from . import charts, failures
-from .hosts import protocol
-from .hosts.present import PresentedView
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes import compare, conformance, families, family_cells, interop, real_lane, sequence
+from .probes import compare, conformance, families, family_cells, interop, real_lane
 from .probes.scenarios import suite
-
-#: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
-MAX_JSON_SHOWN = 200_000
-
 
 # --- for the registers app ---------------------------------------------------------------------
 
@@ -203,53 +193,6 @@ def _by_family(results: list[ProbeResult]) -> list[dict]:
         counts = {verdict: n for verdict in PROBE_VERDICTS if (n := sum(1 for r in mine if r.verdict == verdict))}
         found.append({"family": family, "counts": counts, "score": score_of(cells).overall})
     return found
-
-
-def json_html(value) -> str:
-    text = json.dumps(value, indent=2, ensure_ascii=False)[:MAX_JSON_SHOWN]
-    # Focusable, so a keyboard can scroll a long document (it scrolls inside its own box).
-    return highlight(text, JsonLexer(), HtmlFormatter(cssclass="highlight json")).replace("<pre>", '<pre tabindex="0">', 1)
-
-
-def result_page(result: ProbeResult) -> dict:
-    return {
-        "result": result,
-        "run": result.run,
-        "exchanges": [
-            {"exchange": e, "request_html": json_html(e.get("request")), "response_html": json_html(e.get("response"))}
-            for e in result.exchanges
-        ],
-        "views": [PresentedView.from_json(view) for view in result.host_views],
-        "host_lines": host_lines(result.interop),
-        "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
-        "host_outcomes": host_outcomes(result),
-        "host_aspect": protocol.aspect(result.scenario),
-        "sequence": sequence.lines(result.exchanges),
-        "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
-    }
-
-
-def host_lines(scored: dict) -> list[dict]:
-    """One line per host of a result's interop: whether it gets what the upstream sends."""
-    return [
-        {"host": host, "label": HOST_NAMES[host], "affected": not scored[host]} for host in HOSTS if host in scored
-    ]
-
-
-def host_outcomes(result: ProbeResult) -> list:
-    """What each host would see of a family cell (comparison.hosts.protocol); none for the cells
-    the host models read as results."""
-    family = families.BY_NAME.get(result.family)
-    if not (family and family.play):
-        return []
-    return protocol.outcomes(
-        result.scenario,
-        result.negotiated_revision or result.requested_revision,
-        result.verdict,
-        expected=PROBE_VERDICTS[0],
-        testable=result.verdict != ProbeVerdict.NOT_TESTABLE,
-        failed=result.verdict == ProbeVerdict.FAILED,
-    )
 
 
 # --- the DPCTER audit --------------------------------------------------------------------------

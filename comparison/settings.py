@@ -63,6 +63,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "registers.context.vocabulary",
+                "registers.context.known_rows",
             ],
         },
     },

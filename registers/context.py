@@ -8,3 +8,12 @@ from .vocabulary import HOSTS, REVISIONS
 
 def vocabulary(request) -> dict:
     return {"revisions": REVISIONS, "hosts": [(host, host.label) for host in HOSTS]}
+
+
+def known_rows(request) -> dict:
+    """The IDs of every loaded row, read once by the first template that asks (one query)."""
+    from django.utils.functional import SimpleLazyObject
+
+    from .models import Row
+
+    return {"known_rows": SimpleLazyObject(lambda: frozenset(Row.objects.values_list("row_id", flat=True)))}

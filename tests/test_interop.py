@@ -134,7 +134,9 @@ def test_the_revision_timeline_and_support_bars_carry_their_counts():
 
 def test_the_revision_timeline_draws_every_bar_to_one_scale():
     """Issue 26, row 5: "+5 introduced" was as long as "+1"; now each bar is its share of the busiest."""
-    timeline = charts.revision_timeline("t", [("2024-11-05", 5, 0, 0), ("2025-03-26", 1, 0, 0), ("2025-06-18", 0, 0, 0)])
+    timeline = charts.revision_timeline(
+        "t", [("2024-11-05", 5, 0, 0), ("2025-03-26", 1, 0, 0), ("2025-06-18", 0, 0, 0)]
+    )
     drawn = ET.fromstring(timeline.svg)  # noqa: S314  (our own output)
     widths = [float(rect.get("width")) for rect in drawn.iter(f"{SVG}rect") if rect.get("class") == "chart-good"]
     assert widths == [charts.BAR_WIDTH, charts.BAR_WIDTH / 5], "an empty revision draws no bar"

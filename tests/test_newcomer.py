@@ -4,6 +4,7 @@ tests/test_browser_pages.py."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from comparison.models import ProbeTarget
 from comparison.probing import start_run
+from registers import linking
 
 RELAY = Path(__file__).with_name("relay.py")
 
@@ -34,7 +36,7 @@ def test_row_7_an_absent_field_says_absent_and_each_host_says_whether_it_was_aff
     html = client.get(added.get_absolute_url()).content.decode()
     diff_row = html[html.index("<code>result.isError</code>") :].split("</tr>")[0]
     assert "<td>added</td>" in diff_row
-    assert '<span class="muted">absent</span>' in diff_row, "the upstream sent no isError: absent, never \"\""
+    assert '<span class="muted">absent</span>' in diff_row, 'the upstream sent no isError: absent, never ""'
     assert "false" in diff_row
     assert affected_hosts(html) == {host for host, same in added.interop.items() if not same}
     assert len(host_lines(html)) == 5, "one line per host"
@@ -55,3 +57,28 @@ def affected_hosts(html: str) -> set[str]:
     for line in lines.values():
         assert ("affected</strong>, gets something other" in line) != ("not affected</span>, gets what" in line)
     return {host for host, line in lines.items() if "affected</strong>" in line}
+
+
+@pytest.mark.django_db
+def test_row_10_a_row_nothing_loaded_is_text_with_a_note_not_a_dead_link(client, loaded):
+    page = client.get("/registers/prompts/").content.decode()
+    assert 'href="/rows/ERR-04/"' not in page
+    assert 'ERR-04 <span class="muted">(not loaded)</span>' in page
+    row = client.get("/registers/content-types/CT-12/").content.decode()
+    assert 'href="/rows/TOOL-27/"' not in row
+    assert 'TOOL-27 <span class="muted">(not loaded)</span>' in row
+    assert '<a href="/rows/CT-06/" class="row-ref">CT-06</a>' in row, "a loaded row stays a link"
+    for linked in re.findall(r'href="(/rows/[A-Z]+-\d+/)"', page + row):
+        assert client.get(linked).status_code in (200, 302), linked
+
+
+def test_row_10_settling_links_is_pure_and_leaves_other_markup_alone():
+    html = (
+        '<p><a href="/rows/CT-01/" class="row-ref">CT-01</a> and <a href="/rows/ZZ-99/" class="row-ref">ZZ-99</a></p>'
+    )
+    assert linking.settle_row_links(html, {"CT-01"}) == (
+        '<p><a href="/rows/CT-01/" class="row-ref">CT-01</a> and <span class="row-ref-missing" '
+        'title="ZZ-99 is in a register this dashboard has not loaded">ZZ-99 <span class="muted">(not loaded)</span>'
+        "</span></p>"
+    )
+    assert linking.settle_row_links(html, {"CT-01", "ZZ-99"}) == html
