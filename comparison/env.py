@@ -27,6 +27,9 @@ DEBUG = flag("MCP_COMPARE_DEBUG", False)
 SECRET_KEY = text("MCP_COMPARE_SECRET_KEY", "")
 ALLOWED_HOSTS = listing("MCP_COMPARE_ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = listing("MCP_COMPARE_CSRF_TRUSTED_ORIGINS", "")
+#: The dashboard's address as its users reach it (https://compare.example.org): an export's links
+#: point there. Empty: the address the export was downloaded from.
+BASE_URL = text("MCP_COMPARE_BASE_URL", "")
 #: SQLite in the project folder unless DATABASE_URL names another database (e.g. PostgreSQL).
 DATABASE_URL = text("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 REGISTER_DIRS = listing("MCP_COMPARE_REGISTER_DIRS", str(BASE_DIR / "registers" / "data"))

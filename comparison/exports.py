@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
+from registers import linking
 from registers.vocabulary import HOST_NAMES, PROBE_VERDICTS
 
 from . import reports
@@ -21,7 +22,7 @@ COMPARISON_FORMATS = {
 }
 
 
-def comparison_response(found: Comparison, fmt: str, charts: list[Chart]) -> HttpResponse:
+def comparison_response(found: Comparison, fmt: str, charts: list[Chart], *, base_url: str = "") -> HttpResponse:
     data = found.as_dict()
     if fmt == "md":
         body = reports.comparison_markdown(data, dict(HOST_NAMES))
@@ -37,7 +38,8 @@ def comparison_response(found: Comparison, fmt: str, charts: list[Chart]) -> Htt
             "verdicts": PROBE_VERDICTS,
             "hosts": list(HOST_NAMES.items()),
         }
-        body = render_to_string("reports/comparison.html", context)
+        # Absolute links: the results and runs it links to stay reachable from the downloaded file.
+        body = linking.absolute_links(render_to_string("reports/comparison.html", context), base_url)
     response = HttpResponse(body, content_type=COMPARISON_FORMATS[fmt])
     runs = "-".join(str(column.run_id) for column in found.columns)
     response["Content-Disposition"] = f'attachment; filename="mcp-compare-runs-{runs}.{fmt}"'

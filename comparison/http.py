@@ -23,6 +23,11 @@ def int_param(value) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
+def base_url(request: HttpRequest) -> str:
+    """Where an export's links point: the configured base URL, else the address it came from."""
+    return settings.BASE_URL or request.build_absolute_uri("/")
+
+
 def export_policy(response: HttpResponseBase) -> HttpResponseBase:
     """A download gets the exports' own Content-Security-Policy: their inline CSS, no script."""
     response._csp_config = settings.EXPORT_CSP

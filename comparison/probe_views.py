@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from . import compare_selectors, exports, failures, reports, result_selectors, selectors
-from .http import HtmxHttpRequest, int_param, partial
+from .http import HtmxHttpRequest, base_url, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
 
@@ -130,6 +130,6 @@ def _compare_many(request: HtmxHttpRequest):
     context = compare_selectors.many_compare_page(run_ids, request.GET.get("only", ""))
     fmt = request.GET.get("format", "")
     if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:
-        return exports.comparison_response(context["comparison"], fmt, context["charts"])
+        return exports.comparison_response(context["comparison"], fmt, context["charts"], base_url=base_url(request))
     context["query"] = request.GET.urlencode()
     return TemplateResponse(request, "comparison/compare_many.html", context)

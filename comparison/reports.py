@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -75,11 +76,26 @@ class _SafeWriter:
         self.writer.writerow([spreadsheet_safe(value) for value in row])
 
 
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+MARKDOWN_MARKS = re.compile(r"`|\*\*|__")
+
+
+def plain_text(markdown: str) -> str:
+    """A register cell without its Markdown marks: code spans, bold, links (their text kept)."""
+    return MARKDOWN_MARKS.sub("", MARKDOWN_LINK.sub(r"\1", markdown or ""))
+
+
+#: A byte order mark first, so a spreadsheet reads the file as UTF-8 (cells hold ✓, — and →).
+BOM = "\ufeff"
+
+
 def csv_report(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """One line per row; lists joined by "; ", text without Markdown, every host's state ("not
+    mentioned" where the row names no state), the difference only where it is not the title."""
     buffer = io.StringIO()
     writer = _SafeWriter(buffer)
     writer.writerow(CSV_COLUMNS)
-    yield buffer.getvalue()
+    yield BOM + buffer.getvalue()
     for row in rows:
         buffer.seek(0)
         buffer.truncate()
@@ -88,18 +104,18 @@ def csv_report(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
             [
                 row["register"],
                 row["row_id"],
-                row["title"],
-                row["difference"],
-                " ".join(row["labels"]),
-                row["status_cell"],
-                row["value_cell"],
-                row["effort_cell"],
-                row["risk_cell"],
+                plain_text(row["title"]),
+                "" if plain_text(row["difference"]) == plain_text(row["title"]) else plain_text(row["difference"]),
+                "; ".join(row["labels"]),
+                plain_text(row["status_cell"]),
+                plain_text(row["value_cell"]),
+                plain_text(row["effort_cell"]),
+                plain_text(row["risk_cell"]),
                 row["introduced_in"],
                 row["removed_in"],
                 row["deprecated_in"],
                 *(row["support"].get(rev, "unknown") for rev in REVISIONS),
-                *(row["hosts"].get(host, "") for host in HOSTS),
+                *(row["hosts"].get(host) or "not mentioned" for host in HOSTS),
                 sum(citations.values()),
                 citations.get("drifted", 0) + citations.get("file missing", 0),
                 citations.get("moved", 0),

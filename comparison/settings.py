@@ -17,6 +17,7 @@ DEBUG = env.DEBUG
 SECRET_KEY = env.SECRET_KEY or get_random_secret_key()
 ALLOWED_HOSTS = env.ALLOWED_HOSTS
 CSRF_TRUSTED_ORIGINS = env.CSRF_TRUSTED_ORIGINS
+BASE_URL = env.BASE_URL
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -5,6 +5,7 @@ of the register set."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -18,9 +19,9 @@ from django.utils.safestring import mark_safe
 from comparison import reports
 from comparison.selectors import latest_probe_verdicts
 
-from . import filters
+from . import filters, linking
 from .format import RegisterHead, RegisterRow, registers_text
-from .models import Citation, HostNote, Label, Register, RevisionSupport
+from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
 from .vocabulary import REVISIONS
 
 CHUNK = 200
@@ -57,7 +58,13 @@ def rows_queryset(row_filter: filters.RowFilter):
             Prefetch("labels", queryset=Label.objects.order_by("order")),
             Prefetch("support", queryset=RevisionSupport.objects.order_by("revision")),
             Prefetch("host_notes", queryset=HostNote.objects.order_by("order")),
-            Prefetch("citations", queryset=Citation.objects.only("id", "row_id", "verdict", "kind")),
+            Prefetch(
+                "citations",
+                queryset=Citation.objects.only(
+                    "id", "row_id", "order", "verdict", "kind", "path", "url", "web_url", "wire_ids", "line_start",
+                    "line_end",
+                ).order_by("order"),
+            ),
         )
         .order_by("register__title", "order")
     )
@@ -89,6 +96,9 @@ def row_dicts(row_filter: filters.RowFilter, *, with_html: bool = False) -> Iter
             "probe": dict(probe.get(row.row_id, {})),
         }
         if with_html:
+            item["citation_links"] = [
+                {"locator": c.locator, "url": c.web_url, "verdict": c.verdict} for c in row.citations.all()
+            ]
             item["html"] = {
                 "title": row.title_html,
                 "difference": row.difference_html,
@@ -126,8 +136,16 @@ def register_row(row: dict[str, Any]) -> RegisterRow:
     )
 
 
-def html_chunks(meta: dict[str, Any], registers: list[dict[str, Any]], rows) -> Iterator[str]:
-    """The HTML report in parts: its head, one section per row, its tail (one template)."""
+def html_chunks(meta: dict[str, Any], registers: list[dict[str, Any]], rows, *, base_url: str = "") -> Iterator[str]:
+    """The HTML report in parts: its head, one section per row, its tail (one template). Its links
+    are absolute (to `base_url`), so they work from the downloaded file; a row no loaded register
+    has is text, as on the pages."""
+    known = frozenset(Row.objects.values_list("row_id", flat=True))
+    for chunk in _html_parts(meta, registers, rows):
+        yield linking.absolute_links(linking.settle_row_links(chunk, known), base_url)
+
+
+def _html_parts(meta: dict[str, Any], registers: list[dict[str, Any]], rows) -> Iterator[str]:
     head, row_part, tail = (get_template(f"reports/report.html#{part}") for part in ("head", "row", "tail"))
     yield head.render({"meta": meta, "registers": registers})
     count = 0
@@ -149,7 +167,15 @@ def html_chunks(meta: dict[str, Any], registers: list[dict[str, Any]], rows) -> 
     yield tail.render({"count": count})
 
 
-def export_chunks(fmt: str, row_filter: filters.RowFilter) -> Iterator[str]:
+def file_name(row_filter: filters.RowFilter, fmt: str) -> str:
+    """`mcp-compare-rows-register-prompts-status-no.csv`: the filter in the name, so two exports of
+    different filters never share one."""
+    words = [f"{key}-{value}" for key, value in row_filter.params()]
+    name = re.sub(r"[^A-Za-z0-9.-]+", "-", "-".join(["mcp-compare-rows", *words])).strip("-")
+    return f"{name[:150].rstrip('-')}.{fmt}"
+
+
+def export_chunks(fmt: str, row_filter: filters.RowFilter, *, base_url: str = "") -> Iterator[str]:
     """The chunks of one export of the rows `row_filter` selects."""
     registers = Register.objects.filter(pk__in=filters.apply(row_filter).values("register")).order_by("title")
     meta = {"generated": timezone.now().isoformat(timespec="seconds"), "filter": row_filter.params()}
@@ -159,7 +185,9 @@ def export_chunks(fmt: str, row_filter: filters.RowFilter) -> Iterator[str]:
             grouped.setdefault(row["register"], []).append(register_row(row))
         yield from registers_text([(register_head(r), grouped.get(r.slug, [])) for r in registers])
     elif fmt == "html":
-        yield from html_chunks(meta, [register_dict(r) for r in registers], row_dicts(row_filter, with_html=True))
+        yield from html_chunks(
+            meta, [register_dict(r) for r in registers], row_dicts(row_filter, with_html=True), base_url=base_url
+        )
     elif fmt == "json":
         yield from reports.json_report(meta, [register_dict(r) for r in registers], row_dicts(row_filter))
     elif fmt == "csv":

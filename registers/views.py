@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from comparison.http import HtmxHttpRequest, export_policy, partial
+from comparison.http import HtmxHttpRequest, base_url, export_policy, partial
 
 from . import exporting, filters, selectors, services
 from .models import Register
@@ -95,7 +95,8 @@ def export(request: HtmxHttpRequest, fmt: str) -> StreamingHttpResponse:
     """What the row list shows, in another format: the same query parameters as the page."""
     if fmt not in exporting.CONTENT_TYPES:
         raise Http404(f"No export format {fmt!r}.")
-    chunks = exporting.export_chunks(fmt, filters.parse(request.GET))
+    row_filter = filters.parse(request.GET)
+    chunks = exporting.export_chunks(fmt, row_filter, base_url=base_url(request))
     response = StreamingHttpResponse(chunks, content_type=exporting.CONTENT_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="mcp-compare-rows.{fmt}"'
+    response["Content-Disposition"] = f'attachment; filename="{exporting.file_name(row_filter, fmt)}"'
     return export_policy(response)

@@ -82,3 +82,30 @@ def test_row_10_settling_links_is_pure_and_leaves_other_markup_alone():
         "</span></p>"
     )
     assert linking.settle_row_links(html, {"CT-01", "ZZ-99"}) == html
+
+
+@pytest.mark.django_db
+def test_row_8_the_html_exports_link_to_the_dashboard_and_to_each_citations_permalink(client, loaded, settings):
+    from registers.models import Citation
+
+    report = b"".join(client.get("/export.html?register=content-types").streaming_content).decode()
+    hrefs = re.findall(r'href="([^"]*)"', report)
+    assert hrefs
+    assert [href for href in hrefs if not href.startswith(("http://", "https://"))] == [], "no root-relative link"
+    assert "http://testserver/rows/CT-07/" in hrefs
+    permalinks = set(Citation.objects.filter(row__register__slug="content-types").exclude(web_url="").values_list("web_url", flat=True))
+    assert permalinks
+    assert permalinks <= set(hrefs), "each citation links to its permalink, as on the row page"
+    assert "TOOL-27 <span class=\"muted\">(not loaded)</span>" in report
+
+    settings.BASE_URL = "https://compare.example.org/"
+    report = b"".join(client.get("/export.html?register=prompts").streaming_content).decode()
+    assert 'href="https://compare.example.org/rows/PRM-01/"' in report
+
+    target = ProbeTarget.objects.get(builtin=True)
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    exported = client.get(f"/probes/compare/?run={first.pk}&run={second.pk}&format=html").content.decode()
+    links = re.findall(r'href="([^"]*)"', exported)
+    assert links
+    assert all(link.startswith("https://compare.example.org/") for link in links), links

@@ -95,16 +95,29 @@ def test_json_shape(loaded, client):
 
 
 def test_csv_shape(loaded, client):
-    text = body(client.get("/export.csv?register=content-types&revision=2025-06-18&rev_mode=introduced"))
-    table = list(csv.reader(io.StringIO(text)))
+    """Issue 26, row 9: a BOM, lists joined by "; ", plain text, every host's state, the filter in
+    the file name."""
+    response = client.get("/export.csv?register=content-types&revision=2025-06-18&rev_mode=introduced")
+    assert response["Content-Disposition"] == (
+        'attachment; filename="mcp-compare-rows-register-content-types-revision-2025-06-18-rev-mode-introduced.csv"'
+    )
+    text = body(response)
+    assert text.startswith("\ufeffregister,"), "a spreadsheet reads ✓ and — as UTF-8"
+    table = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert table[0] == CSV_COLUMNS
     assert [line[1] for line in table[1:]] == ["CT-05", "CT-06", "CT-07", "CT-10", "CT-13"]
     ct05 = dict(zip(CSV_COLUMNS, table[1], strict=True))
     assert ct05["revision 2024-11-05"] == "absent"
     assert ct05["revision 2025-06-18"] == "exists"
     assert ct05["host opencode-v1"] == "lacks"
-    assert ct05["labels"] == "2025-06-18 has opencode v2 has"
+    assert ct05["labels"] == "2025-06-18 has; opencode v2 has"
     assert ct05["citations"] == "9"
+    assert ct05["host lootbox"] == "not mentioned"
+    assert ct05["host cloudflare"] == "not mentioned"
+    assert all("`" not in cell and "**" not in cell for line in table for cell in line), "plain text"
+    assert ct05["title"]
+    assert ct05["difference"] == "", "the same text as the title is not repeated"
+    assert client.get("/export.csv")["Content-Disposition"] == 'attachment; filename="mcp-compare-rows.csv"'
 
 
 def test_html_report_is_self_contained(loaded, client):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.http import QueryDict
 
@@ -18,6 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--format", required=True, choices=sorted(exporting.CONTENT_TYPES))
         parser.add_argument("-o", "--output", default="-", help="A file to write (default: standard output).")
         parser.add_argument("--register", action="append", default=[], help="A register slug; repeatable.")
+        parser.add_argument(
+            "--base-url",
+            default=None,
+            help="The dashboard's address, for the HTML report's links (default: MCP_COMPARE_BASE_URL; "
+            "without either, its links are relative to the dashboard's root).",
+        )
         for name in FILTER_OPTIONS:
             parser.add_argument(f"--{name.replace('_', '-')}", dest=name, default="")
 
@@ -30,7 +37,8 @@ class Command(BaseCommand):
         row_filter = filters.parse(query)
         if row_filter.ignored:
             raise CommandError(f"unknown filter values: {', '.join(row_filter.ignored)}")
-        chunks = exporting.export_chunks(options["format"], row_filter)
+        base_url = settings.BASE_URL if options["base_url"] is None else options["base_url"]
+        chunks = exporting.export_chunks(options["format"], row_filter, base_url=base_url)
         if options["output"] == "-":
             for chunk in chunks:
                 self.stdout.write(chunk, ending="")
