@@ -61,7 +61,16 @@ def rows_queryset(row_filter: filters.RowFilter):
             Prefetch(
                 "citations",
                 queryset=Citation.objects.only(
-                    "id", "row_id", "order", "verdict", "kind", "path", "url", "web_url", "wire_ids", "line_start",
+                    "id",
+                    "row_id",
+                    "order",
+                    "verdict",
+                    "kind",
+                    "path",
+                    "url",
+                    "web_url",
+                    "wire_ids",
+                    "line_start",
                     "line_end",
                 ).order_by("order"),
             ),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from comparison import evidence_selectors
 from comparison.evidence import row_verdict
 
+from .filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
 from .models import Register, Row
 from .pagecache import data_version
 from .rowfacts import row_facts
@@ -21,19 +22,15 @@ from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary call
     CITATION_CHOICES,
     EVIDENCE_CHOICES,
     FACETS,
-    HOST_MODE_TEXT,
     HOST_MODES,
-    REV_MODE_TEXT,
     REV_MODES,
     STATUS_CHOICES,
     VALUE_CHOICES,
     Evaluation,
     FacetOption,
-    FilterField,
     RowFilter,
     evaluate,
     facet_options,
-    filter_fields,
     parse,
 )
 

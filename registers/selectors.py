@@ -44,7 +44,15 @@ class RowsPage:
             "matrix_columns": 1 + len(vocab.REVISIONS) + len(vocab.HOSTS),
             "export_formats": EXPORT_FORMATS,
             "page": self.page,
+            "status_subject": status_subject(),
         }
+
+
+def status_subject() -> str:
+    """Whose status the Status column gives: the registers' subject (mcpx), or a general word when
+    the loaded registers describe different subjects."""
+    subjects = sorted(set(Register.objects.values_list("subject", flat=True)) - {""})
+    return subjects[0] if len(subjects) == 1 else "each register's subject"
 
 
 def rows_page(query, page_number: str | None) -> RowsPage:

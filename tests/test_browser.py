@@ -77,6 +77,7 @@ def test_works_without_javascript(browser, live_server):
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     page = context.new_page()
     page.goto("/")
+    page.get_by_text("More filters").click()  # <details> opens without JavaScript
     page.select_option("#f-status", "no")
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"status=no"))
@@ -173,9 +174,14 @@ def test_filter_export_markdown_and_html_then_compare_runs(page):
     page.select_option("#f-register", "prompts")
     page.wait_for_url(re.compile(r"\?register=prompts$"))
     wait_for_count(page, "8 rows")  # the filter bar has been swapped in; select in the new one
+    assert not page.locator("#f-status").is_visible(), "the less common filters are folded (issue 26, row 13)"
+    page.get_by_text("More filters").click()
     page.select_option("#f-status", "no")
     page.wait_for_url(re.compile(r"\?register=prompts&status=no$"))
     wait_for_count(page, "7 rows")
+    summary = page.locator(".more-filters summary")
+    assert page.locator(".more-filters").get_attribute("open") is not None, "a folded filter in use stays open"
+    assert "Status" in summary.inner_text(), "the summary names the folded filters in use"
     page.get_by_text("Export", exact=True).click()
     with page.expect_download() as download:
         page.get_by_role("link", name="Markdown (register format)").click()

@@ -9,7 +9,8 @@ from comparison import failures
 from comparison.hosts import agreement
 from comparison.hosts.view import FAILED, HostView, Rule
 from comparison.probes.secrets import display_command
-from registers.rowfilter import RowFilter, evaluate, facet_options, filter_fields, parse
+from registers.filterbar import filter_fields
+from registers.rowfilter import FACETS, FacetOption, RowFilter, evaluate, facet_options, parse
 
 RULE = Rule("x.ts:1")
 
@@ -31,20 +32,28 @@ def test_querystrings_leave_defaults_out_and_apply_changes():
 
 def test_the_filter_bar_names_every_field_and_mode():
     f = RowFilter(rev_mode="absent", host_mode="lacks")
-    fields = filter_fields(f, facet_options(evaluate([], f), f, []))
-    assert [(x.name, x.label, x.any_label, x.mode_name, x.mode) for x in fields] == [
-        ("register", "Register", "All registers", "", ""),
-        ("revision", "Revision", "Any revision", "rev_mode", "absent"),
-        ("host", "Host", "Any host", "host_mode", "lacks"),
-        ("label", "Label", "Any label", "", ""),
-        ("status", "Status", "Any status", "", ""),
-        ("value", "Value", "Any value", "", ""),
-        ("effort", "Effort", "Any effort", "", ""),
-        ("risk", "Risk", "Any risk", "", ""),
-        ("cite", "Citations", "Any citations", "", ""),
-        ("changed_since", "Changed", "Any time", "", ""),
-        ("evidence", "Evidence", "Any evidence", "", ""),
+    names = [field.name for field in filter_fields(f, {name: [object()] for name in FACETS})]
+    fields = filter_fields(f, {name: [FacetOption("x", "x", 1, False)] for name in names})
+    assert [(x.name, x.label, x.any_label, x.mode_name, x.mode, x.common) for x in fields] == [
+        ("register", "Register", "All registers", "", "", True),
+        ("revision", "Revision", "Any revision", "rev_mode", "absent", True),
+        ("host", "Host", "Any host", "host_mode", "lacks", True),
+        ("evidence", "Evidence", "Any evidence", "", "", True),
+        ("label", "Label", "Any label", "", "", False),
+        ("status", "Status", "Any status", "", "", False),
+        ("value", "Value", "Any value", "", "", False),
+        ("effort", "Effort", "Any effort", "", "", False),
+        ("risk", "Risk", "Any risk", "", "", False),
+        ("cite", "Citations", "Any citations", "", "", False),
+        ("changed_since", "Changed", "Any time", "", "", False),
     ]
+    empty = filter_fields(f, facet_options(evaluate([], f), f, []))
+    assert "changed_since" not in [x.name for x in empty], "no choice but 'any time': left out (issue 26, row 13)"
+    kept = filter_fields(
+        RowFilter(changed_since="3"),
+        {name: [] for name in names} | {"changed_since": [FacetOption("3", "since 3", 0, True)]},
+    )
+    assert [x.name for x in kept] == ["changed_since"], "a field in use stays"
     counts = {name: [f"options of {name}"] for name in [field.name for field in fields]}
     assert {x.name: x.options for x in filter_fields(f, counts)} == counts, "each select gets its own options"
     assert fields[1].modes == [
@@ -60,14 +69,15 @@ def test_the_filter_bar_names_every_field_and_mode():
         ("partial", "partial"),
         ("lacks", "lacks it"),
     ]
-    assert [(o.value, o.label) for o in fields[5].options] == [
+    real = {x.name: x for x in filter_fields(f, facet_options(evaluate([], f), f, []))}
+    assert [(o.value, o.label) for o in real["value"].options] == [
         ("high", "+ high"),
         ("med", "+ med"),
         ("low", "+ low"),
         ("negative", "− (cost or moot)"),
     ]
-    assert [o.label for o in fields[4].options] == ["✓", "partial", "✗", "n/a", "acc."]
-    assert [o.label for o in fields[8].options] == ["any drifted", "any moved", "any unverified"]
+    assert [o.label for o in real["status"].options] == ["✓", "partial", "✗", "n/a", "acc."]
+    assert [o.label for o in real["cite"].options] == ["any drifted", "any moved", "any unverified"]
 
 
 def test_the_audit_text_table():

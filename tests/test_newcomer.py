@@ -93,10 +93,14 @@ def test_row_8_the_html_exports_link_to_the_dashboard_and_to_each_citations_perm
     assert hrefs
     assert [href for href in hrefs if not href.startswith(("http://", "https://"))] == [], "no root-relative link"
     assert "http://testserver/rows/CT-07/" in hrefs
-    permalinks = set(Citation.objects.filter(row__register__slug="content-types").exclude(web_url="").values_list("web_url", flat=True))
+    permalinks = set(
+        Citation.objects.filter(row__register__slug="content-types")
+        .exclude(web_url="")
+        .values_list("web_url", flat=True)
+    )
     assert permalinks
     assert permalinks <= set(hrefs), "each citation links to its permalink, as on the row page"
-    assert "TOOL-27 <span class=\"muted\">(not loaded)</span>" in report
+    assert 'TOOL-27 <span class="muted">(not loaded)</span>' in report
 
     settings.BASE_URL = "https://compare.example.org/"
     report = b"".join(client.get("/export.html?register=prompts").streaming_content).decode()
@@ -109,3 +113,25 @@ def test_row_8_the_html_exports_link_to_the_dashboard_and_to_each_citations_perm
     links = re.findall(r'href="([^"]*)"', exported)
     assert links
     assert all(link.startswith("https://compare.example.org/") for link in links), links
+
+
+@pytest.mark.django_db
+def test_row_13_the_first_screen_says_whose_status_explains_its_columns_and_folds_rare_filters(client, loaded):
+    html = client.get("/").content.decode()
+    assert '<th scope="col">Status in mcpx</th>' in html
+    legend = html[html.index('class="columns-legend"') : html.index("</dl>", html.index('class="columns-legend"'))]
+    for term in ("Status in mcpx", "Value", "+ what mcpx gains", "Effort", "S hours", "Risk", "Revisions"):
+        assert term in legend, term
+    bar = html[html.index('class="filter-bar"') : html.index("</fieldset>")]
+    common, folded = bar.split('<details class="more-filters"')
+    assert re.findall(r'<select id="f-(\w+)"', common) == [
+        "register",
+        "revision",
+        "rev_mode",
+        "host",
+        "host_mode",
+        "evidence",
+    ]
+    assert "f-status" in folded
+    assert "f-changed_since" not in html, "no reload changed a row yet: no select that offers only 'any time'"
+    assert 'class="more-filters" open' in client.get("/?risk=high").content.decode()
