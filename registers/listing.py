@@ -78,8 +78,7 @@ def fragments(
         ],
         "support": [_revision(*item) for item in support],
         "hosts": [
-            (vocab.HOST_NAMES[host], _host(vocab.HOST_NAMES[host], *hosts[host]) if host in hosts else None)
-            for host in vocab.HOSTS
+            (vocab.HOST_NAMES[host], _host(host, *hosts[host]) if host in hosts else None) for host in vocab.HOSTS
         ],
         "status_class": status_verdict or "none",
         "status_symbol": vocab.STATUS_LABELS.get(status_verdict, ""),
@@ -104,9 +103,9 @@ def _revision(revision: str, state: str, note: str, source: str) -> dict[str, st
     }
 
 
-def _host(name: str, state: str, where: list[str]) -> dict[str, str]:
-    title = f"{name}: {state}" + (f" — {'; '.join(where)}" if where else "")
-    return {"state": state, "css": state.replace("/", ""), "title": title}
+def _host(host: str, state: str, where: list[str]) -> dict[str, str]:
+    title = f"{vocab.HOST_NAMES[host]}: {state}" + (f" — {'; '.join(where)}" if where else "")
+    return {"host": host, "state": state, "css": state.replace("/", ""), "title": title}
 
 
 def fill(rows, labels: dict, support: dict, notes: dict) -> None:

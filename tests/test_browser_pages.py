@@ -93,3 +93,37 @@ def test_every_page_fits_the_screen_and_passes_axe(browser, live_server, size):
         context.close()
     assert {name: issues for name, issues in found.items() if issues} == {}
     assert len(found) == len(pages) + 2
+
+
+def test_row_14_a_matrix_note_is_reachable_by_keyboard_and_by_touch(page):
+    """Issue 26, row 14: the notes lived only in `title` attributes of cells that took no focus."""
+    page.goto("/matrix/")
+    cell = page.locator("#results table.matrix tbody tr").first.locator("a.cell-note.host").first
+    note = cell.get_attribute("title")
+    assert ":" in note
+    assert cell.get_attribute("aria-label") == note, "a screen reader reads the note"
+    cell.focus()
+    shown = cell.evaluate("link => getComputedStyle(link, '::after').content")
+    assert note in shown, "focused, the cell shows its note in place"
+    cell.press("Enter")
+    page.wait_for_url(lambda url: "#host-" in url)
+    anchor = page.url.split("#", 1)[1]
+    assert page.locator(f"#{anchor}").is_visible(), "a tap or Enter opens the row at that note"
+
+
+def test_row_14_a_phone_taps_a_matrix_cell_to_its_note(browser, live_server):
+    from registers.loader import load_registers
+    from tests.conftest import SHIPPED
+
+    load_registers([SHIPPED])
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto("/matrix/")
+        cell = page.locator("#results table.matrix td.rev a.cell-note").first
+        cell.scroll_into_view_if_needed()
+        cell.tap()
+        page.wait_for_url(lambda url: url.endswith("#revisions-h"))
+        assert page.locator("#revisions-h").is_visible()
+    finally:
+        context.close()
