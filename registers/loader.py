@@ -48,6 +48,17 @@ class LoadReport:
     unchanged_registers: list[str] = field(default_factory=list)
     #: {row ID: the slugs of the loaded registers that each have a row with it}, where more than one.
     shared_ids: dict[str, list[str]] = field(default_factory=dict)
+    #: {source path: the register lint's findings (as dicts)} of every register in the load.
+    findings: dict[str, list[dict]] = field(default_factory=dict)
+
+    def lint_errors(self) -> list[str]:
+        """Each lint error as `path:line: ROW message`."""
+        return [
+            f"{path}:{finding['line']}: {finding['row'] + ' ' if finding['row'] else ''}{finding['message']}"
+            for path, found in self.findings.items()
+            for finding in found
+            if finding["severity"] == "error"
+        ]
 
     def summary(self) -> str:
         return (
@@ -107,7 +118,11 @@ def _check_slugs(files: list[tuple[Path, str]]) -> None:
         seen[slug] = path
 
 
-def load_registers(paths: list[Path], *, force: bool = False, require_fields: bool = True) -> LoadReport:
+def load_registers(
+    paths: list[Path], *, force: bool = False, require_fields: bool = True, strict: bool = False
+) -> LoadReport:
+    """Load register files in one transaction. With `strict`, a register the lint finds an error
+    in (a contradiction, a claim without a source) fails the load, which then changes nothing."""
     files, skipped = register_files(paths)
     _check_slugs(files)
     report = LoadReport(skipped_files=[str(path) for path in skipped])
@@ -135,6 +150,11 @@ def load_registers(paths: list[Path], *, force: bool = False, require_fields: bo
         if docs:
             RunWriter(Renderer(_link_targets()), effective_roots(), report, force=force).write(docs)
             bump_data_version()
+        paths_of = {slug_from_path(str(path)): str(path) for path, _ in files}
+        for slug, found in models.Register.objects.filter(slug__in=paths_of).values_list("slug", "findings"):
+            report.findings[paths_of[slug]] = found
+        if strict and (errors := report.lint_errors()):
+            raise RegisterLoadError(f"--strict: {len(errors)} lint error(s), first {errors[0]}")
     if docs:
         analyze_register_tables()
     report.registers = [slug_from_path(str(p)) for p, _ in files]

@@ -98,6 +98,7 @@ def register_page(slug: str) -> dict:
         .select_related("row")
         .order_by("row__order", "order")[:MAX_CITATION_PROBLEMS],
         "charts": register_charts(register),
+        "lint_counts": Counter(finding.get("severity") for finding in register.findings),
     }
 
 
@@ -153,6 +154,7 @@ def row_page(slug: str, row_id: str) -> dict:
         ),
         "unchecked": evidence.UNCHECKED.get(row.row_id, ""),
         "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
+        "revision_words": revision_words(row),
         "row_history": _history(row),
         "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
         "probe_results": probe_selectors.row_probe_results(row.row_id),
@@ -165,6 +167,31 @@ def row_page(slug: str, row_id: str) -> dict:
         ],
         **_neighbours(row),
     }
+
+
+def revision_words(row: Row) -> list[dict]:
+    """What the labels say of the row's revisions (introduced, deprecated, removed in), each with
+    whether the strip above it, read from the Where cell, shows the same; the page words a
+    disagreement as one instead of stating both."""
+    shown = {support.revision: support.state for support in row.support.all()}
+    fits = {
+        "introduced": (vocab.EXISTS, vocab.DEPRECATED),
+        "deprecated": (vocab.DEPRECATED,),
+        "removed": (vocab.ABSENT,),
+    }
+    return [
+        {
+            "word": word,
+            "revision": revision,
+            "agrees": shown.get(revision, vocab.UNKNOWN) in fits[word] + (vocab.UNKNOWN,),
+        }
+        for word, revision in (
+            ("introduced", row.introduced_in),
+            ("deprecated", row.deprecated_in),
+            ("removed", row.removed_in),
+        )
+        if revision
+    ]
 
 
 def _history(row: Row) -> list[dict]:

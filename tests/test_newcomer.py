@@ -4,6 +4,7 @@ tests/test_browser_pages.py."""
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from pathlib import Path
@@ -135,3 +136,45 @@ def test_row_13_the_first_screen_says_whose_status_explains_its_columns_and_fold
     assert "f-status" in folded
     assert "f-changed_since" not in html, "no reload changed a row yet: no select that offers only 'any time'"
     assert 'class="more-filters" open' in client.get("/?risk=high").content.decode()
+
+
+def contradicting_register(tmp_path) -> Path:
+    from tests.test_unseen_registers import with_row
+
+    path = tmp_path / "contradicts.md"
+    path.write_text(with_row("`2024-11-05 has` | `24-11 —` · `25-03 ✓`"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.django_db
+def test_row_3_a_load_names_each_lint_error_and_strict_refuses_it(tmp_path):
+    from django.core.management import CommandError, call_command
+
+    from registers.models import Register, Row
+
+    path = contradicting_register(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("load_registers", str(path), stdout=out, stderr=err)
+    assert "1 created" in out.getvalue()
+    assert f"lint error: {path}:" in err.getvalue()
+    assert "TT-01 label `2024-11-05 has` contradicts the Where cell, which says 24-11 lacks it" in err.getvalue()
+
+    Register.objects.all().delete()
+    with pytest.raises(CommandError, match=r"--strict: 1 lint error\(s\), first .*contradicts\.md:\d+: TT-01"):
+        call_command("load_registers", str(path), "--strict", stdout=io.StringIO(), stderr=io.StringIO())
+    assert not Register.objects.exists(), "a refused load changes nothing"
+    assert not Row.objects.exists()
+
+
+@pytest.mark.django_db
+def test_row_3_the_register_page_leads_with_its_findings_and_the_row_page_does_not_contradict_itself(tmp_path, client):
+    from registers.loader import load_registers
+
+    load_registers([contradicting_register(tmp_path)])
+    page = client.get("/registers/contradicts/").content.decode()
+    assert page.index('id="lint-h"') < page.index('id="citations-h"') < page.index('id="rows-h"')
+    assert "<strong>1 error</strong>" in page
+    row = client.get("/registers/contradicts/TT-01/").content.decode()
+    assert row.index('id="row-lint-h"') < row.index('id="revisions-h"'), "the contradiction comes first"
+    assert "· introduced in 2024-11-05" not in row, "never stated beside a strip that says absent"
+    assert "its labels say introduced in 2024-11-05, which the Where cell, and the strip above, do not" in row

@@ -22,11 +22,21 @@ class Command(BaseCommand):
             help="Load rows that lack one of the eight standard fields, with a warning (for drafts); by default "
             "such a row fails the load, naming the row and the field.",
         )
+        parser.add_argument(
+            "--strict",
+            action="store_true",
+            help="Refuse the load (and change nothing) when the register lint finds an error in a register.",
+        )
 
     def handle(self, *args, **options):
         paths = [Path(p) for p in (options["paths"] or settings.REGISTER_DIRS)]
         try:
-            report = load_registers(paths, force=options["force"], require_fields=not options["allow_missing_fields"])
+            report = load_registers(
+                paths,
+                force=options["force"],
+                require_fields=not options["allow_missing_fields"],
+                strict=options["strict"],
+            )
         except RegisterLoadError as error:
             raise CommandError(f"nothing loaded: {error}") from None
         if options["verbosity"] >= 2:
@@ -35,6 +45,12 @@ class Command(BaseCommand):
             for slug in report.unchanged_registers:
                 self.stdout.write(f"unchanged: {slug}")
         self.stdout.write(self.style.SUCCESS(report.summary()))
+        # Each lint error, so a register that contradicts itself never loads without a word.
+        for line in report.lint_errors():
+            self.stderr.write(self.style.WARNING(f"lint error: {line}"))
+        warnings = sum(1 for found in report.findings.values() for f in found if f["severity"] == "warning")
+        if warnings:
+            self.stderr.write(f"{warnings} lint warning(s): manage.py check_registers lists them")
         for row_id, slugs in report.shared_ids.items():
             self.stderr.write(
                 self.style.WARNING(
