@@ -78,9 +78,21 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
 
+#: The longest label drawn whole; a longer one ends in "…" (its table keeps it whole).
+LABEL_CHARACTERS = 64
+#: Pixels per character of a 12 px label, generous, so the label column fits the longest label.
+CHARACTER_WIDTH = 6.8
+
+
+def _label_width(found: Chart) -> int:
+    longest = max((len(_clip(bar.label, LABEL_CHARACTERS)) for bar in found.bars), default=0)
+    return max(LABEL_WIDTH, round(16 + CHARACTER_WIDTH * longest))
+
+
 def render_svg(found: Chart) -> str:
     height = max(1, len(found.bars)) * (ROW_HEIGHT + GAP) + GAP + 24
-    width = LABEL_WIDTH + BAR_WIDTH + 120
+    label_width = _label_width(found)
+    width = label_width + BAR_WIDTH + 120
     slug = escape(found.slug)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" width="{width}" height="{height}" '
@@ -90,14 +102,14 @@ def render_svg(found: Chart) -> str:
     for index, bar in enumerate(found.bars):
         y = GAP + index * (ROW_HEIGHT + GAP)
         out.append(
-            f'<text x="{LABEL_WIDTH - 8}" y="{y + ROW_HEIGHT * 0.7:.1f}" text-anchor="end" '
-            f'font-size="12">{escape(_clip(bar.label))}</text>'
+            f'<text x="{label_width - 8}" y="{y + ROW_HEIGHT * 0.7:.1f}" text-anchor="end" '
+            f'font-size="12">{escape(_clip(bar.label, LABEL_CHARACTERS))}</text>'
         )
         total = sum(max(0.0, s.value) for s in bar.segments)
         scale = bar.scale or total or 1.0
-        x = float(LABEL_WIDTH)
+        x = float(label_width)
         out.append(
-            f'<rect x="{LABEL_WIDTH}" y="{y}" width="{BAR_WIDTH}" height="{ROW_HEIGHT}" '
+            f'<rect x="{label_width}" y="{y}" width="{BAR_WIDTH}" height="{ROW_HEIGHT}" '
             'class="chart-track" fill="#edf2f7"/>'
         )
         for segment in bar.segments:
@@ -114,11 +126,11 @@ def render_svg(found: Chart) -> str:
             x += width_
         if bar.note:
             out.append(
-                f'<text x="{LABEL_WIDTH + BAR_WIDTH + 6}" y="{y + ROW_HEIGHT * 0.7:.1f}" '
+                f'<text x="{label_width + BAR_WIDTH + 6}" y="{y + ROW_HEIGHT * 0.7:.1f}" '
                 f'font-size="12">{escape(_clip(bar.note, 20))}</text>'
             )
     legend_y = height - 8
-    x = LABEL_WIDTH
+    x = label_width
     for name, tone in _legend(found):
         out.append(f'<rect x="{x}" y="{legend_y - 10}" width="10" height="10" fill="{TONES[tone]}"/>')
         out.append(f'<text x="{x + 14}" y="{legend_y}" font-size="11">{escape(_clip(name, 24))}</text>')

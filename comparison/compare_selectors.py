@@ -8,8 +8,11 @@ from registers.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERD
 from . import charts, failures
 from .models import ProbeResult, ProbeRun
 from .probes import multicompare
+from .probes.scenarios import SUITES, suite
 
 MAX_COMPARED_RUNS = 8
+#: Each scenario's title by key, across every suite: the cells are named as the run page names them.
+SCENARIO_TITLES = {scenario.key: scenario.title for name in SUITES for scenario in suite(name)}
 RESULT_COLUMNS = ("id", "run_id", "scenario", "requested_revision", "verdict", "failure", "diff", "interop", "dpcter")
 
 
@@ -60,17 +63,36 @@ def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
     )
 
 
+#: Which cells the page lists: by default only those where the runs part (all on demand).
+ONLY_CHOICES = {
+    "": "the cells that differ (a verdict, or what a host gets)",
+    "all": "every cell",
+    "differ": "the cells whose verdicts differ",
+    "host-differs": "the cells where a host gets something else",
+}
+
+
+def _host_differs(line) -> bool:
+    return any(cell and cell.differs_for for cell in line.cells)
+
+
 def many_compare_page(run_ids: list[int], only: str) -> dict:
     found = runs_compared(run_ids)
-    lines = found.lines
-    if only == "differ":
-        lines = [line for line in lines if line.verdicts_differ]
-    elif only == "host-differs":
-        lines = [line for line in lines if any(cell and cell.differs_for for cell in line.cells)]
+    only = only if only in ONLY_CHOICES else ""
+    keep = {
+        "": lambda line: line.verdicts_differ or _host_differs(line),
+        "all": lambda line: True,
+        "differ": lambda line: line.verdicts_differ,
+        "host-differs": _host_differs,
+    }[only]
     return {
         "comparison": found,
-        "lines": lines,
+        "lines": [line for line in found.lines if keep(line)],
         "only": only,
+        "only_choices": list(ONLY_CHOICES.items()),
+        "only_text": ONLY_CHOICES[only],
+        "titles": SCENARIO_TITLES,
+        "max_runs": MAX_COMPARED_RUNS,
         "runs": ProbeRun.objects.select_related("target").order_by("-pk")[:200],
         "chosen": [column.run_id for column in found.columns],
         "hosts": [(host, HOST_NAMES[host]) for host in HOSTS],

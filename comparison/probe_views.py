@@ -132,4 +132,7 @@ def _compare_many(request: HtmxHttpRequest):
     if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:
         return exports.comparison_response(context["comparison"], fmt, context["charts"], base_url=base_url(request))
     context["query"] = request.GET.urlencode()
+    every = request.GET.copy()
+    every["only"] = "all"
+    context["all_query"] = every.urlencode()
     return TemplateResponse(request, "comparison/compare_many.html", context)

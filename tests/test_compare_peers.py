@@ -82,14 +82,18 @@ def check_the_comparison_page_over_the_three_runs(three_runs, client):
         "mcpx": "60.0% (9/15)",
     }
     cells = html[html.index('id="compare-cells"') :]
-    text_line = re.search(r"<tr[^>]*><td>text</td><td>2025-06-18</td>(.*?)</tr>", cells, re.S).group(1)
+    text_line = re.search(r"<tr[^>]*><td>[^<]*<code>text</code></td><td>2025-06-18</td>(.*?)</tr>", cells, re.S).group(
+        1
+    )
     columns = text_line.split("</td><td>")
     assert ">as expected<" in columns[0]
     assert ">changed by proxy<" in columns[1]
     assert "<code>result.isError added</code>" in columns[1]
     assert "differs for lootbox" in columns[1]
     assert ">as expected<" in columns[2]
-    error_line = re.search(r"<tr[^>]*><td>rpc-error</td><td>2025-11-25</td>(.*?)</tr>", cells, re.S).group(1)
+    error_line = re.search(
+        r"<tr[^>]*><td>[^<]*<code>rpc-error</code></td><td>2025-11-25</td>(.*?)</tr>", cells, re.S
+    ).group(1)
     assert "differs for opencode-v1, opencode-v2, lootbox, cloudflare, mcpx" in error_line.split("</td><td>")[1]
     assert "<code>error removed</code>" in error_line
     assert "<code>result added</code>" in error_line

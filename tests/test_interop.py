@@ -281,10 +281,25 @@ def test_the_charts_pages_draw_use_their_tones_and_names():
         ("Detection: proxy output", [("typed", 5, "info"), ("not typed", 1, "none")], 6.0, "5 of 6"),
     ]
     assert charts.dpcter_bars("d", [("D", (0, 0), [("c", 3, 2)])]).bars[1].segments[1].value == 0, "never negative"
-    long = charts.chart("c", [charts.Bar("a" * 50, (charts.Segment("s", 1),))])
+    long = charts.chart("c", [charts.Bar("a" * 80, (charts.Segment("s", 1),))])
     label = next(t for t in ET.fromstring(long.svg).iter(f"{SVG}text") if t.text.startswith("a"))  # noqa: S314
-    assert label.text == "a" * 33 + "…"
-    assert long.table[0][0] == "a" * 50, "the table keeps the whole label"
+    assert label.text == "a" * 63 + "…"
+    assert long.table[0][0] == "a" * 80, "the table keeps the whole label"
+
+
+def test_a_chart_widens_its_label_column_to_its_longest_label():
+    """Issue 26, row 6: "Detection: #12 mcp-proxy → fixture" was cut at 34 characters."""
+    label = "Detection: #12 supergateway (stateless) → fixture"
+    drawn = ET.fromstring(charts.chart("d", [charts.Bar(label, (charts.Segment("typed", 1),))]).svg)  # noqa: S314
+    text = next(t for t in drawn.iter(f"{SVG}text") if t.text.startswith("Detection"))
+    assert text.text == label
+    track = next(r for r in drawn.iter(f"{SVG}rect") if r.get("class") == "chart-track")
+    assert float(track.get("x")) >= charts.CHARACTER_WIDTH * len(label), "the bar starts after the whole label"
+    assert float(text.get("x")) < float(track.get("x"))
+    short = ET.fromstring(charts.chart("d", [charts.Bar("x", (charts.Segment("s", 1),))]).svg)  # noqa: S314
+    assert next(r for r in short.iter(f"{SVG}rect") if r.get("class") == "chart-track").get("x") == str(
+        charts.LABEL_WIDTH
+    )
 
 
 def test_a_badge_tiles_its_value_with_one_zone_per_revision():

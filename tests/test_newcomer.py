@@ -178,3 +178,31 @@ def test_row_3_the_register_page_leads_with_its_findings_and_the_row_page_does_n
     assert row.index('id="row-lint-h"') < row.index('id="revisions-h"'), "the contradiction comes first"
     assert "· introduced in 2024-11-05" not in row, "never stated beside a strip that says absent"
     assert "its labels say introduced in 2024-11-05, which the Where cell, and the strip above, do not" in row
+
+
+@pytest.mark.django_db
+def test_row_6_the_comparison_leads_with_its_summary_and_lists_only_what_differs(client):
+    from comparison.compare_selectors import SCENARIO_TITLES
+
+    built_in = ProbeTarget.objects.get(builtin=True)
+    scenarios = ["text", "rpc-error"]
+    direct = start_run(target=built_in, revisions=["2025-06-18"], scenarios=scenarios)
+    relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=scenarios)
+    url = f"/probes/compare/?run={direct.pk}&run={relayed.pk}"
+    html = client.get(url).content.decode()
+    assert html.index('id="summary-h"') < html.index('id="charts-h"') < html.index('id="cells-h"')
+    cells = html[html.index('id="compare-cells"') :]
+    assert f"<td>{SCENARIO_TITLES['text']} <code>text</code></td>" in cells, "named as the run page names it"
+    assert "<code>rpc-error</code>" not in cells, "both runs agree on it: not listed by default"
+    assert "1 of 2 scenario × revision cells: the cells that differ" in html
+    assert 'href="?run=' in html
+    assert "Show every cell" in html
+    assert "a bar on the left: the runs' verdicts differ on this line" in html
+    every = client.get(url + "&only=all").content.decode()
+    assert "<code>rpc-error</code>" in every[every.index('id="compare-cells"') :]
+    assert "Show every cell" not in every
+    for run in (direct, relayed):
+        assert f'<input type="checkbox" name="run" value="{run.pk}" checked>' in html, (
+            "runs are ticked, not Ctrl-clicked"
+        )
+    assert 'multiple size="6"' not in html
