@@ -1,7 +1,11 @@
+from django import forms
 from django.contrib import admin
+
+from registers.vocabulary import REVISIONS
 
 from . import scheduling
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
+from .probes.scenarios import SUITES, suite
 from .probes.secrets import display_command, display_url
 
 SECRET_FIELDS = ("headers", "upstream_headers", "env")
@@ -80,10 +84,40 @@ class ProbeResultAdmin(admin.ModelAdmin):
     list_filter = ("verdict", "requested_revision", "scenario")
 
 
+def _scenario_choices() -> list[tuple[str, str]]:
+    seen: dict[str, str] = {}
+    for name in SUITES:
+        for scenario in suite(name):
+            seen.setdefault(scenario.key, f"{scenario.title} ({scenario.key})")
+    return list(seen.items())
+
+
+class ProbeScheduleForm(forms.ModelForm):
+    """Revisions and scenarios as checkboxes, as the run form has them, not raw JSON lists."""
+
+    revisions = forms.MultipleChoiceField(
+        choices=[(str(revision), str(revision)) for revision in REVISIONS],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="None ticked: every revision.",
+    )
+    scenarios = forms.MultipleChoiceField(
+        choices=_scenario_choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="None ticked: the target's whole suite.",
+    )
+
+    class Meta:
+        model = ProbeSchedule
+        fields = ("target", "every_seconds", "revisions", "scenarios", "conformance", "enabled")
+
+
 @admin.register(ProbeSchedule)
 class ProbeScheduleAdmin(admin.ModelAdmin):
     """Saving arms the schedule's next tick (at once for a new one); disabling disarms it."""
 
+    form = ProbeScheduleForm
     list_display = ("target", "every_seconds", "conformance", "enabled", "next_run_at", "last_fired_at", "last_message")
     readonly_fields = ("next_run_at", "last_fired_at", "last_message")
 

@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
@@ -16,7 +17,7 @@ from registers.pagecache import cached_page
 from registers.vocabulary import PROBE_VERDICTS
 
 from . import compare_selectors, result_selectors, selectors
-from .http import int_param
+from .http import int_param, page_or_404
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import conformance
 
@@ -102,7 +103,7 @@ def runs(request):
     found = ProbeRun.objects.select_related("target").order_by("-pk")
     if (target_id := int_param(request.GET.get("target"))) is not None:
         found = found.filter(target_id=target_id)
-    page = Paginator(found, RUNS_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_or_404(Paginator(found, RUNS_PAGE_SIZE), request.GET.get("page"))
     cells = selectors.run_cells([run.pk for run in page.object_list])
     data = [run_dict(run, cells[run.pk]) for run in page.object_list]
     return api_json(
@@ -125,8 +126,8 @@ def run(request, pk: int):
     ]
     data = run_dict(found, cells)
     data["results"] = [
-        {"id": r.pk, "scenario": r.scenario, "family": r.family, "revision": r.requested_revision,
-         "negotiated": r.negotiated_revision, "verdict": r.verdict, "url": f"/api/v1/results/{r.pk}/"}
+        {"id": r.pk, "scenario": r.scenario, "family": r.family, "requested_revision": r.requested_revision,
+         "negotiated_revision": r.negotiated_revision, "verdict": r.verdict, "url": f"/api/v1/results/{r.pk}/"}
         for r in results
     ]  # fmt: skip
     return api_json(data)
@@ -152,5 +153,8 @@ def result(request, pk: int):
 @cached_page
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""
-    ids = [pk for pk in map(int_param, request.GET.getlist("run")) if pk is not None]
+    values = request.GET.getlist("run")
+    ids = [pk for pk in map(int_param, values) if pk is not None]
+    if len(ids) != len(values):
+        raise Http404("A run is named by its number (?run=12).")
     return api_json(compare_selectors.runs_compared(ids).as_dict())

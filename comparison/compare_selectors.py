@@ -3,6 +3,8 @@ interop scores, DPCTER profiles and charts. Views call these and render; nothing
 
 from __future__ import annotations
 
+from django.http import Http404
+
 from registers.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
 
 from . import charts, failures
@@ -40,8 +42,11 @@ def dpcter_profile(results: list[dict]) -> list[dict]:
 
 
 def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
-    """The chosen runs (in the order given, unknown ones left out) side by side; two queries."""
+    """The chosen runs (in the order given) side by side; two queries. A run that does not exist
+    is a 404 that names it, never a column silently left out."""
     runs = ProbeRun.objects.select_related("target").in_bulk(run_ids[:MAX_COMPARED_RUNS])
+    if missing := [pk for pk in run_ids[:MAX_COMPARED_RUNS] if pk not in runs]:
+        raise Http404(f"No probe run #{missing[0]}.")
     ordered = [runs[pk] for pk in dict.fromkeys(run_ids) if pk in runs]
     results: dict[int, list[dict]] = {run.pk: [] for run in ordered}
     for values in ProbeResult.objects.filter(run_id__in=list(results)).order_by("id").values(*RESULT_COLUMNS):

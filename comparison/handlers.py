@@ -27,6 +27,8 @@ def not_found(request, exception=None):
     # An Http404 raised by a view carries a sentence for the reader; the resolver's carries a dict
     # of every pattern it tried, which is nobody's business.
     message = exception.args[0] if exception and exception.args and isinstance(exception.args[0], str) else ""
+    if wants_json(request):
+        return JsonResponse({"error": message[:300] or f"Not found: {request.path[:300]}", "status": 404}, status=404)
     return render(request, "404.html", {"message": message[:300], "path": request.path[:300]}, status=404)
 
 

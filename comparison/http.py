@@ -4,7 +4,8 @@ every request an `htmx` attribute, true for requests htmx made."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase
+from django.core.paginator import InvalidPage, Page, Paginator
+from django.http import Http404, HttpRequest, HttpResponseBase
 from django_htmx.middleware import HtmxDetails
 
 
@@ -21,6 +22,15 @@ def int_param(value) -> int | None:
     """A query value as an id: ASCII digits of a sane length, else None (never an error page)."""
     text = str(value or "")
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
+def page_or_404(paginator: Paginator, number: str | None) -> Page:
+    """The page asked for (the first when none is); a page that does not exist is a 404 that says
+    how many there are, never another page in its place."""
+    try:
+        return paginator.page(number or 1)
+    except InvalidPage:
+        raise Http404(f"No page {str(number)[:20]}: there are {paginator.num_pages}.") from None
 
 
 def base_url(request: HttpRequest) -> str:

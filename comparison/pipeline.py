@@ -164,3 +164,16 @@ LEGEND = (
     "E Executable repair (a change software can apply), R Replay constraints (whether and when the same request "
     "may be sent again)."
 )
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    """Lines of columns, each padded to its widest cell (the last left as is), so long scenario or
+    verdict names never push the columns after them out of line."""
+    widths = [
+        max((len(row[index]) for row in rows if index < len(row)), default=0)
+        for index in range(max(map(len, rows), default=0))
+    ]
+    return [
+        " ".join(cell.ljust(widths[i]) if i < len(row) - 1 else cell for i, cell in enumerate(row)).rstrip()
+        for row in rows
+    ]

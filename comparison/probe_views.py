@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
@@ -126,7 +126,10 @@ def compare_runs(request: HtmxHttpRequest):
 
 
 def _compare_many(request: HtmxHttpRequest):
-    run_ids = [pk for pk in (int_param(value) for value in request.GET.getlist("run")) if pk is not None]
+    values = request.GET.getlist("run")
+    run_ids = [pk for pk in (int_param(value) for value in values) if pk is not None]
+    if len(run_ids) != len(values):
+        raise Http404("A run is named by its number (?run=12).")
     context = compare_selectors.many_compare_page(run_ids, request.GET.get("only", ""))
     fmt = request.GET.get("format", "")
     if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:

@@ -4,11 +4,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import health, login_throttle
+from . import health, login_throttle, views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
+    # Tools and browsers that never read the page's <link rel="icon"> ask for this path.
+    path("favicon.ico", views.favicon),
     # A login page for every user (a prober need not be staff); staff still reach the admin.
     path("accounts/login/", login_throttle.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -4,7 +4,9 @@ what each host does with the rest of the protocol."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods
 
 from .hosts import protocol
@@ -35,3 +37,11 @@ def host_protocol(request: HtmxHttpRequest) -> TemplateResponse:
         "groups": [(family.title, protocol.table(family.scenarios)) for family in families.FAMILIES if family.play],
     }
     return TemplateResponse(request, "comparison/host_protocol.html", context)
+
+
+def favicon(request):
+    """`/favicon.ico`, which tools ask for without reading the page: the icon the pages link to.
+    Resolved per request, so the static manifest (hashed names) is read only once it exists."""
+    response = redirect(static("img/favicon.svg"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from comparison import evidence_selectors
 from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
+from comparison.http import page_or_404
 
 from . import exporting, filters, selectors
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
@@ -79,7 +80,7 @@ def _rows(pks: list[int]) -> list[Row]:
 def rows(request):
     """`/api/v1/rows/?<the row list's filters>&page=N`: 100 rows a page, in the list's order."""
     filtered = filters.run(filters.parse(request.GET))
-    page = Paginator(filtered.pks, API_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_or_404(Paginator(filtered.pks, API_PAGE_SIZE), request.GET.get("page"))
     evidence = {facts.pk: facts.evidence for facts in filtered.evaluation.selected}
     probe = probe_selectors.latest_probe_verdicts()
     return api_json(

@@ -16,6 +16,7 @@ from comparison import charts, evidence, evidence_selectors
 from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
+from comparison.http import page_or_404
 
 from . import filters, history
 from . import vocabulary as vocab
@@ -58,7 +59,7 @@ def status_subject() -> str:
 def rows_page(query, page_number: str | None) -> RowsPage:
     """The rows a filter query selects, one page of them fetched with what a listing shows."""
     filtered = filters.run(filters.parse(query))
-    page = Paginator(filtered.pks, PAGE_SIZE).get_page(page_number)
+    page = page_or_404(Paginator(filtered.pks, PAGE_SIZE), page_number)
     by_pk = Row.objects.filter(pk__in=page.object_list).for_listing().in_bulk()
     page.object_list = [by_pk[pk] for pk in page.object_list if pk in by_pk]
     _attach_register_cells(page.object_list)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -206,3 +207,90 @@ def test_row_6_the_comparison_leads_with_its_summary_and_lists_only_what_differs
             "runs are ticked, not Ctrl-clicked"
         )
     assert 'multiple size="6"' not in html
+
+
+@pytest.mark.django_db
+def test_row_15_errors_say_what_was_not_found_in_the_callers_language(client, loaded):
+    missing = client.get("/api/v1/rows/NOPE-99/")
+    assert missing.status_code == 404
+    assert missing["Content-Type"] == "application/json"
+    assert missing.json()["status"] == 404
+    assert missing.json()["error"]
+    unknown_path = client.get("/api/v1/no-such-endpoint/").json()
+    assert unknown_path == {"error": "Not found: /api/v1/no-such-endpoint/", "status": 404}
+    assert client.get("/rows/NOPE-99/")["Content-Type"].startswith("text/html"), "pages stay pages"
+
+    for url in ("/?page=99", "/matrix/?page=99", "/api/v1/rows/?page=99", "/api/v1/runs/?page=99", "/?page=x"):
+        assert client.get(url).status_code == 404, url
+    assert "No page 99: there are 1." in client.get("/?page=99").content.decode()
+    assert client.get("/?page=1").status_code == 200
+
+    run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
+    for url in (f"/probes/compare/?run={run.pk}&run=99999", f"/api/v1/compare/?run={run.pk}&run=99999"):
+        answer = client.get(url)
+        assert answer.status_code == 404, url
+        assert "No probe run #99999." in answer.content.decode()
+    assert client.get(f"/api/v1/compare/?run={run.pk}&run=abc").status_code == 404
+
+
+@pytest.mark.django_db
+def test_row_15_a_run_and_its_results_use_one_naming(client):
+    run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
+    listed = client.get(f"/api/v1/runs/{run.pk}/").json()["results"][0]
+    detail = client.get(listed["url"]).json()
+    shared = {"scenario", "family", "requested_revision", "negotiated_revision", "verdict"}
+    assert shared <= set(listed)
+    assert {key: listed[key] for key in shared} == {key: detail[key] for key in shared}
+    assert not {"revision", "negotiated"} & set(listed)
+
+
+@pytest.mark.django_db
+def test_row_15_the_schedule_form_ticks_revisions_and_scenarios(admin_client):
+    target = ProbeTarget.objects.get(builtin=True)
+    form = admin_client.get("/admin/comparison/probeschedule/add/").content.decode()
+    assert 'type="checkbox" name="revisions" value="2025-06-18"' in form
+    assert 'type="checkbox" name="scenarios" value="text"' in form
+    answer = admin_client.post(
+        "/admin/comparison/probeschedule/add/",
+        {"target": target.pk, "every_seconds": 3600, "revisions": ["2025-06-18", "2025-11-25"], "scenarios": ["text"]},
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    assert (target.schedule.revisions, target.schedule.scenarios) == (["2025-06-18", "2025-11-25"], ["text"])
+
+
+def test_row_15_cli_columns_stay_aligned_whatever_the_names():
+    from comparison.pipeline import aligned
+
+    lines = aligned(
+        [["a→b", "text", "as expected", "x"], ["a→b", "fail-argument-value-envelope", "lost by proxy", "y"]]
+    )
+    assert lines[0].index("as expected") == lines[1].index("lost by proxy")
+    assert lines[0].endswith(" x")
+    assert lines[1].index(" y") == lines[0].index(" x")
+
+
+@pytest.mark.django_db
+def test_row_15_a_favicon(client):
+    found = client.get("/favicon.ico")
+    assert found.status_code == 302
+    assert found["Location"].endswith("favicon.svg")
+    assert 'rel="icon"' in client.get("/").content.decode()
+
+
+def test_row_15_the_fixture_server_says_where_it_listens(tmp_path):
+    from comparison.probes.launch import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "fixture_server", "--port", str(port)],
+        cwd=Path(__file__).resolve().parent.parent,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()
+        assert first.strip() == f"fixture MCP server: http://127.0.0.1:{port}/mcp (Ctrl-C stops it)"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -15,6 +15,7 @@ import argparse
 import copy
 import json
 import os
+import sys
 import warnings
 from typing import Any
 
@@ -302,6 +303,8 @@ def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
     app = server.streamable_http_app(host="127.0.0.1")
+    # Standard error: standard output is the protocol's channel in stdio mode, kept clean in both.
+    print(f"fixture MCP server: http://127.0.0.1:{args.port}/mcp (Ctrl-C stops it)", file=sys.stderr, flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 

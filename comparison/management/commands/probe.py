@@ -148,13 +148,13 @@ class Command(BaseCommand):
             self._print_lines(outcomes, counts, redactor)
             if options["conformance"]:
                 rows, status = suite_pass.get("rows", []), suite_pass.get("status", "")
-                for row in rows:
-                    if row["verdict"] != AS_EXPECTED:
-                        self.stdout.write(
-                            redactor.text(
-                                f"conformance {row['scenario']:30} {row['verdict']:20} {row['message'][:150]}"
-                            )
-                        )
+                lost = [
+                    ["conformance", row["scenario"], row["verdict"], row["message"][:150]]
+                    for row in rows
+                    if row["verdict"] != AS_EXPECTED
+                ]
+                for line in pipeline.aligned(lost):
+                    self.stdout.write(redactor.text(line))
                 self.stdout.write(redactor.text(conformance.summary(rows, status).sentence()))
         if options["junit"]:
             junit = pipeline.junit_xml(
@@ -173,9 +173,11 @@ class Command(BaseCommand):
             raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
 
     def _print_lines(self, outcomes, counts, redactor) -> None:
+        rows = []
         for o in outcomes:
             detail = o.failure or "; ".join(describe(o.diff[:3])) or "; ".join(f["message"] for f in o.findings[:2])
-            line = f"{o.requested}→{o.negotiated or '?':10} {o.scenario.key:18} {o.verdict:20} {detail[:150]}"
+            rows.append([f"{o.requested}→{o.negotiated or '?'}", o.scenario.key, str(o.verdict), detail[:150]])
+        for line in pipeline.aligned(rows):
             self.stdout.write(redactor.text(line))
         shown = [v for v in PROBE_VERDICTS if v in (AS_EXPECTED, CHANGED, INVALID, FAILED) or counts.get(v)]
         self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in shown))
