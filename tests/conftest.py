@@ -30,7 +30,7 @@ def pytest_configure(config):
 #: Tests that start whole processes and wait on them (workers, a server during a load) go first,
 #: so that a run on several processes does not end with one of them waiting on these alone. They
 #: use databases of their own, never the test database, so running them first changes nothing else.
-PROCESS_TESTS_FIRST = ("tests/test_worker.py", "tests/test_busy_database.py")
+PROCESS_TESTS_FIRST = ("tests/test_worker.py", "tests/test_busy_database.py", "tests/test_start_script.py")
 
 
 @pytest.hookimpl(trylast=True)

@@ -114,12 +114,16 @@ def test_playground_shows_each_host_side_by_side(page):
 
 def test_the_playground_shows_the_servers_error_in_place_under_the_policy(page):
     """The 400 answer's message is swapped in by a static script (no hx-on: the policy allows no eval)."""
-    page.goto("/playground/?example=" + "text")
+    page.goto("/playground/?example=image_only")
+    page.get_by_role("button", name="Show host views").click()
+    page.locator("#views .host-view").first.wait_for()
+    assert page.locator("#views .host-view").count() > 0
     page.fill("#result", '{"content": [')
     page.get_by_role("button", name="Show host views").click()
     alert = page.locator("#views [role=alert]")
     alert.wait_for()
     assert alert.inner_text().startswith("Not valid JSON")
+    assert page.locator("#views .host-view").count() == 0, "the previous example's views are gone (issue 26, row 1)"
 
 
 def test_log_in_run_a_probe_and_open_a_result(page, live_server):
