@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.relay_targets import relay_target
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 DESKTOP = (1400, 900)
@@ -22,6 +24,8 @@ def seed() -> dict[str, str]:
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "progress", "rpc-error"])
     second = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text", "progress"])
     result = second.results.get(scenario="progress", requested_revision="2025-11-25")
+    relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["text"])
+    changed = relayed.results.get(scenario="text")
     return {
         "rows": "/",
         "matrix": "/matrix/",
@@ -35,7 +39,8 @@ def seed() -> dict[str, str]:
         "target": f"/probes/targets/{target.pk}/",
         "run": f"/probes/runs/{second.pk}/",
         "result": f"/probes/results/{result.pk}/",
-        "compare": f"/probes/compare/?run={first.pk}&run={second.pk}",
+        "changed result": f"/probes/results/{changed.pk}/",
+        "compare": f"/probes/compare/?run={first.pk}&run={second.pk}&run={relayed.pk}",
         "audit": f"/probes/runs/{first.pk}/audit/",
     }
 

@@ -1,6 +1,6 @@
 """What a first-time user stumbled on (issue 26), row by row, as the pages, exports and commands
-show it now. The browser-only rows (2, 13's folded filters, 14's keyboard notes) are in
-tests/test_browser_pages.py."""
+show it now. Rows 2 and 14 are in tests/test_browser_pages.py, row 1 and the folded filters of row 13
+in tests/test_browser.py."""
 
 from __future__ import annotations
 
@@ -15,19 +15,7 @@ import pytest
 from comparison.models import ProbeTarget
 from comparison.probing import start_run
 from registers import linking
-
-RELAY = Path(__file__).with_name("relay.py")
-
-
-def relay_target(lose: str) -> ProbeTarget:
-    """The built-in fixture behind tests/relay.py, losing one thing on purpose."""
-    fixture = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
-    return ProbeTarget.objects.create(
-        name=f"relay losing {lose}",
-        transport="stdio",
-        command=[sys.executable, str(RELAY), "--lose", lose, "--", *fixture],
-        upstream="fixture",
-    )
+from tests.relay_targets import relay_target
 
 
 @pytest.mark.django_db
