@@ -49,10 +49,12 @@ class GetStream:
         self._mark = 0
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def start(self, wait: float = 2.0) -> None:
-        """Open the stream; returns once the server answered the GET (or `wait` passed)."""
+    def start(self, wait: float | None = None) -> None:
+        """Open the stream; returns once the server answered (or `wait` passed, by default the
+        connect timeout: a proxy that starts a process per session, on a busy machine, took over
+        the 2 s this once waited, and a slow answer read as a stream that never opened)."""
         self._thread.start()
-        self.opened.wait(wait)
+        self.opened.wait(self.limits.connect_timeout if wait is None else wait)
 
     def stop(self) -> None:
         self._stop.set()
