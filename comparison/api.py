@@ -8,7 +8,6 @@ from collections import Counter
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
@@ -17,7 +16,7 @@ from registers.pagecache import cached_page
 from registers.vocabulary import PROBE_VERDICTS
 
 from . import compare_selectors, result_selectors, selectors
-from .http import int_param, page_or_404
+from .http import ids_or_404, int_param, page_or_404
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import conformance
 
@@ -153,8 +152,5 @@ def result(request, pk: int):
 @cached_page
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""
-    values = request.GET.getlist("run")
-    ids = [pk for pk in map(int_param, values) if pk is not None]
-    if len(ids) != len(values):
-        raise Http404("A run is named by its number (?run=12).")
+    ids = ids_or_404(request.GET.getlist("run"), "run")
     return api_json(compare_selectors.runs_compared(ids).as_dict())

@@ -68,34 +68,34 @@ def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
     )
 
 
-#: Which cells the page lists: by default only those where the runs part (all on demand).
-ONLY_CHOICES = {
-    "": "the cells that differ (a verdict, or what a host gets)",
-    "all": "every cell",
-    "differ": "the cells whose verdicts differ",
-    "host-differs": "the cells where a host gets something else",
-}
-
-
 def _host_differs(line) -> bool:
     return any(cell and cell.differs_for for cell in line.cells)
+
+
+def _differs(line) -> bool:
+    return line.verdicts_differ or _host_differs(line)
+
+
+#: Which cells the page lists (`?only=`), worded and tested: by default only those where the runs
+#: part, every cell on demand.
+ONLY_CHOICES = {
+    "": ("the cells that differ (a verdict, or what a host gets)", _differs),
+    "all": ("every cell", lambda line: True),
+    "differ": ("the cells whose verdicts differ", lambda line: line.verdicts_differ),
+    "host-differs": ("the cells where a host gets something else", _host_differs),
+}
 
 
 def many_compare_page(run_ids: list[int], only: str) -> dict:
     found = runs_compared(run_ids)
     only = only if only in ONLY_CHOICES else ""
-    keep = {
-        "": lambda line: line.verdicts_differ or _host_differs(line),
-        "all": lambda line: True,
-        "differ": lambda line: line.verdicts_differ,
-        "host-differs": _host_differs,
-    }[only]
+    text, keep = ONLY_CHOICES[only]
     return {
         "comparison": found,
         "lines": [line for line in found.lines if keep(line)],
         "only": only,
-        "only_choices": list(ONLY_CHOICES.items()),
-        "only_text": ONLY_CHOICES[only],
+        "only_choices": [(value, wording) for value, (wording, _) in ONLY_CHOICES.items()],
+        "only_text": text,
         "titles": SCENARIO_TITLES,
         "max_runs": MAX_COMPARED_RUNS,
         "runs": ProbeRun.objects.select_related("target").order_by("-pk")[:200],

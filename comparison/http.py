@@ -24,6 +24,15 @@ def int_param(value) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
 
 
+def ids_or_404(values: list[str], what: str) -> list[int]:
+    """Numbers from repeated query parameters (`?run=3&run=5`); any other value is a 404 that says
+    what a value must be, never a value silently dropped."""
+    ids = [pk for pk in map(int_param, values) if pk is not None]
+    if len(ids) != len(values):
+        raise Http404(f"A {what} is named by its number (?{what}=12).")
+    return ids
+
+
 def page_or_404(paginator: Paginator, number: str | None) -> Page:
     """The page asked for (the first when none is); a page that does not exist is a 404 that says
     how many there are, never another page in its place."""

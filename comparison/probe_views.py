@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from . import compare_selectors, exports, failures, reports, result_selectors, selectors
-from .http import HtmxHttpRequest, base_url, int_param, partial
+from .http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
 
@@ -126,10 +126,7 @@ def compare_runs(request: HtmxHttpRequest):
 
 
 def _compare_many(request: HtmxHttpRequest):
-    values = request.GET.getlist("run")
-    run_ids = [pk for pk in (int_param(value) for value in values) if pk is not None]
-    if len(run_ids) != len(values):
-        raise Http404("A run is named by its number (?run=12).")
+    run_ids = ids_or_404(request.GET.getlist("run"), "run")
     context = compare_selectors.many_compare_page(run_ids, request.GET.get("only", ""))
     fmt = request.GET.get("format", "")
     if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:

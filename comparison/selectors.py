@@ -329,17 +329,16 @@ def target_badge(target: ProbeTarget) -> str:
     if run is None:
         return charts.badge_svg("mcp-compare", "no finished run", "none", [])
     cells = run_cells([run.pk])[run.pk]
-    overall = score_of(cells)
-    measure = "interop" if overall.overall.scored else "valid"
+    run_score = score_of(cells)
+    measure = "interop" if run_score.overall.scored else "valid"
 
-    def share(found: list[dict]) -> interop.Score:
-        score = score_of(found)
+    def share(score: interop.RunScore) -> interop.Score:
         return score.overall if measure == "interop" else score.valid
 
-    whole = share(cells)
+    whole = share(run_score)
     per_revision = []
     for revision in run.revisions:
-        part = share([cell for cell in cells if cell["revision"] == revision])
+        part = share(score_of([cell for cell in cells if cell["revision"] == revision]))
         per_revision.append((revision, f"{measure} {part.same}/{part.scored}"))
     percent = whole.percent or 0.0
     tone = "good" if percent == 100 else "warn" if percent >= 80 else "bad"

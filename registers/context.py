@@ -16,4 +16,4 @@ def known_rows(request) -> dict:
 
     from .models import Row
 
-    return {"known_rows": SimpleLazyObject(lambda: frozenset(Row.objects.values_list("row_id", flat=True)))}
+    return {"known_rows": SimpleLazyObject(Row.objects.loaded_ids)}

@@ -149,7 +149,7 @@ def html_chunks(meta: dict[str, Any], registers: list[dict[str, Any]], rows, *, 
     """The HTML report in parts: its head, one section per row, its tail (one template). Its links
     are absolute (to `base_url`), so they work from the downloaded file; a row no loaded register
     has is text, as on the pages."""
-    known = frozenset(Row.objects.values_list("row_id", flat=True))
+    known = Row.objects.loaded_ids()
     for chunk in _html_parts(meta, registers, rows):
         yield linking.absolute_links(linking.settle_row_links(chunk, known), base_url)
 

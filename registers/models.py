@@ -72,6 +72,10 @@ class RowQuerySet(models.QuerySet):
             query = query.filter(search_text__contains=word)
         return query
 
+    def loaded_ids(self) -> frozenset[str]:
+        """Every loaded row's ID (one query): what a link to a row may point at."""
+        return frozenset(self.values_list("row_id", flat=True))
+
     def for_listing(self) -> RowQuerySet:
         """What a listing shows: the stored fragments and the register's slug and title."""
         return self.select_related("register").only(
