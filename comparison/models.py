@@ -10,6 +10,7 @@ from django.urls import reverse
 from registers import choices
 from registers.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
+from .own_secrets import own_secrets
 from .probes.forkserver import fixture_command
 from .probes.launch import loopback_port
 from .probes.runner import TargetSpec
@@ -106,11 +107,15 @@ class ProbeTarget(models.Model):
 
     @property
     def display_command(self) -> str:
-        return " ".join(display_command(self.command)) if isinstance(self.command, list) else ""
+        return self._shown_command(self.command)
 
     @property
     def display_launch(self) -> str:
-        return " ".join(display_command(self.launch)) if isinstance(self.launch, list) else ""
+        return self._shown_command(self.launch)
+
+    def _shown_command(self, command) -> str:
+        """A command line with its credential-looking options and the dashboard's own credentials masked."""
+        return Redactor(own_secrets()).text(" ".join(display_command(command))) if isinstance(command, list) else ""
 
     def redactor(self) -> Redactor:
         """Masks every credential this target is configured with, wherever it turns up."""
@@ -118,7 +123,7 @@ class ProbeTarget(models.Model):
         values += url_secrets(self.upstream)
         for command in (self.command, self.launch):
             values += command_secrets(command) if isinstance(command, list) else []
-        return Redactor(values)
+        return Redactor([*values, *own_secrets()])
 
     def spec(self) -> TargetSpec:
         command = list(self.command)

@@ -11,8 +11,9 @@ in the ways that used to hold a worker. Standard library only.
           keep-alive comments every second (keepalive) or one byte a second (drip)
 --envelope POLICY  every tools/call fails (isError) with an mcp-error/1 envelope naming POLICY
           (`-`: naming none)
---echo    each tools/call answers with the process's argv, its SECRET_* environment and the bearer
-          token of its request, plain and percent-encoded (over HTTP, from the Authorization header)
+--echo    each tools/call answers with the process's argv, its SECRET_* environment, its whole
+          environment and the bearer token of its request, plain and percent-encoded (over HTTP,
+          from the Authorization header)
 
 STUBBORN_PIDS names a file where every process it starts appends its pid, so a test can check
 that none outlives the run. Every loop is bounded (HOLD_SECONDS, 600 s at most).
@@ -62,7 +63,8 @@ def answer(message: dict, options: argparse.Namespace, token: str = "") -> dict 
         return {"jsonrpc": "2.0", "id": rid, "result": result}
     if method == "tools/call" and options.echo:
         environment = {name: value for name, value in os.environ.items() if name.startswith("SECRET_")}
-        text = json.dumps({"argv": sys.argv, "token": token, "encoded": quote(token, safe=""), "env": environment})
+        echoed = {"argv": sys.argv, "token": token, "encoded": quote(token, safe=""), "env": environment}
+        text = json.dumps({**echoed, "environ": dict(os.environ)})
         return {"jsonrpc": "2.0", "id": rid, "result": {"content": [{"type": "text", "text": text}]}}
     if method == "tools/call" and options.hold:
         return None

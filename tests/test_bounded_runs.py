@@ -37,6 +37,10 @@ def stubborn(*flags: str) -> list[str]:
     return [sys.executable, "-m", "tests.stubborn", *flags]
 
 
+def pid_env(path: Path) -> dict[str, str]:
+    return {"STUBBORN_PIDS": str(path)}
+
+
 def alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -75,9 +79,10 @@ def run_bounded(**kwargs):
 
 
 @pytest.fixture
-def pid_file(tmp_path, monkeypatch):
+def pid_file(tmp_path):
+    """Where the stubborn target notes its pids; handed to it in its own environment (pid_env),
+    because a target gets nothing of this process's environment."""
     path = tmp_path / "pids"
-    monkeypatch.setenv("STUBBORN_PIDS", str(path))
     yield path
     for pid in pids(path):  # never leave one behind, whatever the test found
         try:
@@ -87,7 +92,7 @@ def pid_file(tmp_path, monkeypatch):
 
 
 def test_an_orphaning_stdio_target_is_ended_whole_and_the_run_ends(pid_file):
-    spec = TargetSpec("orphaning", "stdio", command=stubborn("--stdio", "--orphan"))
+    spec = TargetSpec("orphaning", "stdio", command=stubborn("--stdio", "--orphan"), env=pid_env(pid_file))
     outcomes, _ = run_bounded(spec=spec, scenarios=calls(3), revisions_=[REVISION, "2025-11-25"])
     assert [o.verdict for o in outcomes] == ["as expected"] * 6, [o.failure for o in outcomes]
     started = pids(pid_file)
@@ -97,7 +102,7 @@ def test_an_orphaning_stdio_target_is_ended_whole_and_the_run_ends(pid_file):
 
 
 def test_closing_a_stdio_transport_returns_while_an_orphan_holds_its_stdout(pid_file):
-    transport = StdioTransport(stubborn("--stdio", "--orphan"))
+    transport = StdioTransport(stubborn("--stdio", "--orphan"), env=pid_env(pid_file))
     deadline = time.monotonic() + 10
     while len(pids(pid_file)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -113,7 +118,7 @@ def test_closing_a_stdio_transport_returns_while_an_orphan_holds_its_stdout(pid_
 
 
 def test_a_stdio_target_that_holds_calls_costs_two_limits_per_revision(pid_file):
-    spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold"))
+    spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold"), env=pid_env(pid_file))
     limits = Limits(total_timeout=1.0, stalled_cells=2)
     outcomes, _ = run_bounded(spec=spec, scenarios=calls(8), revisions_=[REVISION], limits=limits)
     assert [o.verdict for o in outcomes] == [FAILED] * 8
@@ -153,7 +158,7 @@ def test_the_run_deadline_fails_every_cell_not_probed_by_then():
 
 
 def test_cancel_cuts_open_calls_of_every_revision_and_ends_the_processes(pid_file):
-    spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold", "--orphan"))
+    spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold", "--orphan"), env=pid_env(pid_file))
     asked = time.monotonic() + 1.5
     saved = []
     outcomes, _ = run_bounded(

@@ -41,7 +41,9 @@ def shared(lane_database):
 SLOW_TARGET = (
     "from comparison.models import ProbeTarget; "
     "target, _ = ProbeTarget.objects.get_or_create(name='slow fixture', defaults={'transport': 'stdio', "
-    f"'command': [{sys.executable!r}, 'tests/slow_stdio.py'], 'upstream': 'fixture'}}); "
+    f"'command': [{sys.executable!r}, 'tests/slow_stdio.py'], 'upstream': 'fixture', "
+    # A target gets only its own environment (issue 32), so the delay is configured on it.
+    "'env': {'SLOW_STDIO_DELAY': __import__('os').environ['SLOW_STDIO_DELAY']}}); "
 )
 
 
@@ -222,7 +224,8 @@ def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_
 STUBBORN_TARGET = (
     "from comparison.models import ProbeTarget; "
     "target, _ = ProbeTarget.objects.get_or_create(name='stubborn', defaults={'transport': 'stdio', "
-    f"'command': [{sys.executable!r}, '-m', 'tests.stubborn', '--stdio', '--hold', '--orphan']}}); "
+    f"'command': [{sys.executable!r}, '-m', 'tests.stubborn', '--stdio', '--hold', '--orphan'], "
+    "'env': {'STUBBORN_PIDS': __import__('os').environ['STUBBORN_PIDS']}}); "
 )
 
 

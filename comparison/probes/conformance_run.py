@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from . import conformance, process_tree
+from .child_env import child_environment
 from .launch import LaunchFailed, free_port, launched
 
 NODE_BIN = Path(__file__).resolve().parent / "peers" / "node" / "node_modules" / ".bin"
@@ -31,7 +32,7 @@ def run_suite(url: str, *, timeout: float = SUITE_SECONDS) -> conformance.Pass:
     `timeout`, is a Pass with its error (and whatever it wrote before)."""
     if not installed():
         return conformance.Pass(error=f"the conformance suite is not installed ({SUITE_BIN})")
-    env = {**os.environ, "PATH": f"{NODE_BIN}:{os.environ.get('PATH', '')}"}
+    env = child_environment({"PATH": f"{NODE_BIN}:{os.environ.get('PATH', '')}"})
     mark = process_tree.new_mark()
     with tempfile.TemporaryDirectory(prefix="mcp-compare-conformance-") as out:
         try:

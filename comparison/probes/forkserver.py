@@ -20,6 +20,8 @@ import threading
 import time
 from pathlib import Path
 
+from .child_env import child_environment
+
 PROJECT = Path(__file__).resolve().parent.parent.parent
 LAUNCHER = Path(__file__).resolve().parent / "fixture_launch.py"
 START_TIMEOUT = 30.0
@@ -45,6 +47,7 @@ def ensure() -> str:
         process = subprocess.Popen(
             [sys.executable, "-m", "comparison.probes.forkserver", "--socket", path],
             cwd=PROJECT,
+            env=child_environment(),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

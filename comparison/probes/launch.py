@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from . import process_tree
+from .child_env import child_environment
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 START_SECONDS = 30.0
@@ -78,7 +79,7 @@ def launched(
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 cwd=cwd,
-                env={**os.environ, **(env or {}), **mark},
+                env=child_environment(env, extra=mark),
             )
         except OSError as error:
             raise LaunchFailed(f"could not start {command[0]!r}: {error}") from error

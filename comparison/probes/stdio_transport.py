@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from . import process_tree
+from .child_env import child_environment
 from .exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
 from .secrets import Redactor, command_secrets
 
@@ -49,7 +50,7 @@ class StdioTransport:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, **(env or {}), **self.mark},
+            env=child_environment(env, extra=self.mark),
             cwd=cwd,
             start_new_session=True,
         )

@@ -6,6 +6,7 @@ import json
 import subprocess
 from typing import Any
 
+from ...probes.child_env import child_environment
 from . import NODE_DIR, node_binary
 
 SCRIPT = NODE_DIR / "cloudflare_views.mjs"
@@ -37,6 +38,7 @@ def _node(script, stdin: bytes) -> Any:
             [node, str(script)],
             input=stdin,
             cwd=NODE_DIR,
+            env=child_environment(),
             capture_output=True,
             timeout=TIMEOUT,
             check=False,
