@@ -98,6 +98,11 @@ def byte_count(name: str, default: int) -> int:
     return int(value)
 
 
+#: Longest an export may take to write before it is refused (503, saying so) rather than cut
+#: short: well inside a web worker's timeout (gunicorn's 60 s), so it never dies mid-file.
+EXPORT_SECONDS = seconds("MCP_COMPARE_EXPORT_SECONDS", 40)
+
+
 #: Largest request body (the playground's pasted JSON) from a visitor who is not logged in, and
 #: from one who is; a bigger one is refused with 413 before it is read.
 MAX_BODY_ANONYMOUS = byte_count("MCP_COMPARE_MAX_BODY_ANONYMOUS", 2 * 1024 * 1024)

@@ -55,9 +55,11 @@ def row_revisions(facts: dict | None, introduced: str, removed: str) -> evidence
 
 def evidence_of_rows(
     rows: list[tuple[str, dict[str, str], evidence.RowRevisions]],
+    cells: dict[str, list[evidence.ProbeCell]] | None = None,
 ) -> dict[str, list[evidence.HostEvidence]]:
-    """{row id: evidence per host and the spec} for (row id, claims, revisions), from two queries."""
-    cells = latest_probe_cells()
+    """{row id: evidence per host and the spec} for (row id, claims, revisions), from two queries
+    (none when the latest probe `cells` are given)."""
+    cells = latest_probe_cells() if cells is None else cells
     return {
         row_id: row_evidence(row_id, claims, row_host_views(row_id, claims), cells.get(row_id, []), revisions)
         for row_id, claims, revisions in rows

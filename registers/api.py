@@ -17,7 +17,7 @@ from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 from comparison.http import page_or_404
 
-from . import exporting, filters, selectors
+from . import disagreement_selectors, exporting, filters, selectors
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
 from .pagecache import cached_page
 
@@ -146,9 +146,17 @@ def register(request, slug: str):
 @require_GET
 @cached_page
 def disagreements(request):
-    context = selectors.disagreements()
+    """`/api/v1/disagreements/?page=N`: 100 a page, with every verdict's row count."""
+    context = disagreement_selectors.page(request.GET.get("page"))
+    page = context["page"]
     return api_json(
-        {"row_counts": dict(context["row_counts"]), "disagreements": exporting.disagreement_dicts(context["items"])}
+        {
+            "row_counts": dict(context["row_counts"]),
+            "count": page.paginator.count,
+            "page": page.number,
+            "pages": page.paginator.num_pages,
+            "disagreements": exporting.disagreement_dicts(page.object_list),
+        }
     )
 
 
@@ -157,7 +165,7 @@ ENDPOINTS = {
     "register": "/api/v1/registers/<slug>/",
     "rows": "/api/v1/rows/?<the row list's filters>&page=N",
     "row": "/api/v1/rows/<row id>/",
-    "disagreements": "/api/v1/disagreements/",
+    "disagreements": "/api/v1/disagreements/?page=N",
     "targets": "/api/v1/targets/",
     "target": "/api/v1/targets/<id>/",
     "runs": "/api/v1/runs/?target=<id>&page=N",

@@ -121,9 +121,13 @@ class Filtered:
     def facets(self) -> dict[str, list[FacetOption]]:
         return facet_options(self.evaluation, self.filter, self.register_titles)
 
+    @property
+    def selects_all(self) -> bool:
+        return not self.filter.q and not any(self.filter.facet_active(name) for name in FACETS)
+
     def rows(self):
         """The matching rows as a queryset (unordered: callers order and prefetch)."""
-        if not self.filter.q and not any(self.filter.facet_active(name) for name in FACETS):
+        if self.selects_all:
             return Row.objects.all()
         return Row.objects.filter(pk__in=self.pks)
 

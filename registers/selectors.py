@@ -217,33 +217,3 @@ def _neighbours(row: Row) -> dict:
 def rows_by_id(row_id: str) -> list[Row]:
     """Every loaded row with this ID, one per register that has it (most often one)."""
     return list(Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title")[:50])
-
-
-def disagreements() -> dict:
-    """Every row and host where some evidence contradicts the register's claim: the review queue
-    of a register's authors. Three queries whatever the row count."""
-    rows = list(Row.objects.select_related("register").order_by("register__title", "order"))
-    found = evidence_selectors.evidence_of_rows(
-        [
-            (
-                row.row_id,
-                (row.facts or {}).get("hosts", {}),
-                evidence_selectors.row_revisions(row.facts, row.introduced_in, row.removed_in),
-            )
-            for row in rows
-        ]
-    )
-    items = [
-        {
-            "row": row,
-            "host": item.host,
-            "claim": item.claim,
-            "conflicts": item.conflicts,
-            "support": [source for source in item.sources if source.stance == evidence.AGREES],
-        }
-        for row in rows
-        for item in found[row.row_id]
-        if item.verdict == evidence.DISAGREES
-    ]
-    verdicts = Counter(evidence.row_verdict(found[row.row_id]) for row in rows)
-    return {"items": items, "row_counts": [(v, verdicts.get(v, 0)) for v in evidence.VERDICTS]}

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
+from comparison.downloads import download
 from comparison.http import HtmxHttpRequest, base_url, export_policy, partial
 
-from . import exporting, filters, selectors, services
+from . import disagreement_selectors, exporting, filters, selectors, services
 from .models import Register
 from .pagecache import cached_page
 
@@ -72,11 +73,11 @@ def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> TemplateResp
 @cached_page
 def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
-    context = selectors.disagreements()
     fmt = request.GET.get("format", "")
     if fmt in exporting.DISAGREEMENT_FORMATS:
-        return exporting.disagreements_response(context["items"], fmt)
-    return TemplateResponse(request, "registers/disagreements.html", context)
+        return exporting.disagreements_response(disagreement_selectors.disagreements().items, fmt)
+    context = disagreement_selectors.page(request.GET.get("page"))
+    return TemplateResponse(request, partial(request, "registers/disagreements.html", "results"), context)
 
 
 @require_GET
@@ -91,12 +92,12 @@ def row_by_id(request: HtmxHttpRequest, row_id: str):
 
 
 @require_GET
-def export(request: HtmxHttpRequest, fmt: str) -> StreamingHttpResponse:
+def export(request: HtmxHttpRequest, fmt: str) -> HttpResponseBase:
     """What the row list shows, in another format: the same query parameters as the page."""
     if fmt not in exporting.CONTENT_TYPES:
         raise Http404(f"No export format {fmt!r}.")
     row_filter = filters.parse(request.GET)
     chunks = exporting.export_chunks(fmt, row_filter, base_url=base_url(request))
-    response = StreamingHttpResponse(chunks, content_type=exporting.CONTENT_TYPES[fmt])
-    response["Content-Disposition"] = f'attachment; filename="{exporting.file_name(row_filter, fmt)}"'
-    return export_policy(response)
+    return export_policy(
+        download(chunks, content_type=exporting.CONTENT_TYPES[fmt], filename=exporting.file_name(row_filter, fmt))
+    )

@@ -89,7 +89,7 @@ def register_text(
     increment: int = 1,
     titles: dict[str, str] | None = None,
 ) -> str:
-    ids = [f"{prefix}-{n:02d}" for n in range(1, rows + 1)]
+    ids = [f"{prefix}-{n:03d}" if rows > 99 else f"{prefix}-{n:02d}" for n in range(1, rows + 1)]
     table = [HEADER, DELIMITER]
     for index, rid in enumerate(ids):
         difference, labels, where, status, value, effort, risk = ROW_VARIANTS[index % len(ROW_VARIANTS)]

@@ -122,16 +122,18 @@ def test_the_disagreements_page_lists_every_contradicted_claim(claims, client):
     assert "2 disagrees" in html
     assert "1 agrees" in html
     assert "1 untested" in html
-    data = json.loads(client.get("/disagreements/?format=json").content)
+    data = json.loads(b"".join(client.get("/disagreements/?format=json").streaming_content))
     assert data["format"] == "mcp-compare/disagreements/1"
     assert [(d["row_id"], d["host"], d["claim"]) for d in data["disagreements"]] == [
         ("CT-03", "opencode-v1", "has"),
         ("CT-05", "opencode-v2", "lacks"),
     ]
     assert {c["kind"] for c in data["disagreements"][0]["conflicts"]} == {"host model", "real host"}
-    rows = list(csv.DictReader(io.StringIO(client.get("/disagreements/?format=csv").content.decode())))
+    rows = list(
+        csv.DictReader(io.StringIO(b"".join(client.get("/disagreements/?format=csv").streaming_content).decode()))
+    )
     assert [(r["row_id"], r["host"]) for r in rows] == [("CT-03", "opencode-v1"), ("CT-05", "opencode-v2")]
-    markdown = client.get("/disagreements/?format=md").content.decode()
+    markdown = b"".join(client.get("/disagreements/?format=md").streaming_content).decode()
     assert markdown.startswith("# Disagreements")
     assert re.search(r"^\| evidence \| CT-03 [^|]+ \| opencode-v1 \| has \| host model: ", markdown, re.M)
 
