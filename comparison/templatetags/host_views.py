@@ -7,10 +7,17 @@ from django.utils.safestring import mark_safe
 register = template.Library()
 
 
+#: Longest JSON value a page shows; the rest is counted (a script value of many blocks stays small).
+MAX_JSON_SHOWN = 20_000
+
+
 @register.filter
 def pretty_json(value) -> str:
-    """Indented JSON text; the template escapes it like any other text."""
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """Indented JSON text, cut at MAX_JSON_SHOWN characters; the template escapes it like any other text."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if len(text) <= MAX_JSON_SHOWN:
+        return text
+    return f"{text[:MAX_JSON_SHOWN]}\n… [{len(text) - MAX_JSON_SHOWN:,} more characters not shown]"
 
 
 @register.filter
