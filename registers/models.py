@@ -22,20 +22,22 @@ PROVENANCE = {
 
 class Register(models.Model):
     slug = models.SlugField(max_length=100, unique=True)
-    title = models.CharField(max_length=300)
+    # Text a register writes is TextField, never a bounded CharField: the format sets no length, and
+    # PostgreSQL refused what SQLite stored (a title over 300, a status over 50, many ID prefixes).
+    title = models.TextField()
     title_html = models.TextField(blank=True)
     description = models.TextField(blank=True)
     tags = models.JSONField(default=list, blank=True)
-    status = models.CharField(max_length=50, blank=True)
+    status = models.TextField(blank=True)
     created = models.DateTimeField(null=True, blank=True)
     last_updated = models.DateTimeField(null=True, blank=True)
     increment = models.PositiveIntegerField(default=1)
-    subject = models.CharField(max_length=100, blank=True, help_text="The status-column subject, e.g. mcpx.")
+    subject = models.TextField(blank=True, help_text="The status-column subject, e.g. mcpx.")
     subject_commit = models.CharField(max_length=40, blank=True)
     intro = models.TextField(blank=True)
     intro_html = models.TextField(blank=True)
-    prefix = models.CharField(max_length=50, blank=True)
-    source_path = models.CharField(max_length=1000, blank=True)
+    prefix = models.TextField(blank=True)
+    source_path = models.TextField(blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
     read_with = models.PositiveIntegerField(
         default=0, help_text="The reading rules (registers.format.READING_RULES) the stored rows were parsed with."
@@ -98,7 +100,7 @@ class Row(models.Model):
     where_html = models.TextField(blank=True)
     status_cell = models.TextField(blank=True)
     status_html = models.TextField(blank=True)
-    value_cell = models.CharField(max_length=100, blank=True)
+    value_cell = models.TextField(blank=True)
     effort_cell = models.CharField(max_length=10, blank=True)
     risk_cell = models.CharField(max_length=10, blank=True)
     # Parsed cells.
@@ -106,7 +108,7 @@ class Row(models.Model):
     status_broken = models.BooleanField(default=False)
     status_note = models.TextField(blank=True)
     value_sign = models.CharField(max_length=1, blank=True)
-    value_level = models.CharField(max_length=50, blank=True)
+    value_level = models.TextField(blank=True)
     effort = models.CharField(max_length=2, blank=True, choices=choices.Effort)
     risk = models.CharField(max_length=4, blank=True, choices=choices.Risk)
     introduced_in = models.CharField(max_length=10, blank=True, db_index=True)
@@ -158,7 +160,7 @@ class Row(models.Model):
 class Label(models.Model):
     row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="labels")
     order = models.PositiveIntegerField()
-    text = models.CharField(max_length=200, db_index=True)
+    text = models.TextField(db_index=True)
     kind = models.CharField(max_length=10, choices=choices.LabelKind)
     revision = models.CharField(max_length=10, blank=True)
     verb = models.CharField(max_length=12, blank=True)
@@ -261,10 +263,10 @@ class SourceRoot(models.Model):
 class Citation(models.Model):
     row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="citations")
     order = models.PositiveIntegerField()
-    field = models.CharField(max_length=100, blank=True, help_text="The section field the citation stands in.")
+    field = models.TextField(blank=True, help_text="The section field the citation stands in.")
     raw = models.TextField()
     kind = models.CharField(max_length=20)
-    path = models.CharField(max_length=1000, blank=True)
+    path = models.TextField(blank=True)
     line_start = models.PositiveIntegerField(null=True, blank=True)
     line_end = models.PositiveIntegerField(null=True, blank=True)
     quote = models.TextField(blank=True)
@@ -280,7 +282,7 @@ class Citation(models.Model):
     verified_commit = models.CharField(max_length=40, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     source_key = models.CharField(max_length=50, blank=True, help_text="The source root the path matched.")
-    repo_path = models.CharField(max_length=1000, blank=True)
+    repo_path = models.TextField(blank=True)
     found_line = models.PositiveIntegerField(null=True, blank=True, help_text="Where a moved quote is now.")
     verify_detail = models.TextField(blank=True)
     excerpt = models.JSONField(
