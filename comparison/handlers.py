@@ -17,6 +17,12 @@ from django.template.loader import render_to_string
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "The database is unavailable; retry shortly."
+BUSY = "The database is busy with a long write (a register load); nothing was changed, retry shortly."
+
+
+def is_busy(error: BaseException | None) -> bool:
+    """SQLite's one writer held the database past the busy timeout (it is up, and busy)."""
+    return isinstance(error, DatabaseError) and "database is locked" in str(error)
 
 
 def wants_json(request) -> bool:
@@ -32,11 +38,14 @@ def not_found(request, exception=None):
     return render(request, "404.html", {"message": message[:300], "path": request.path[:300]}, status=404)
 
 
-def database_unavailable(request) -> HttpResponse:
+def database_unavailable(request, *, busy: bool = False) -> HttpResponse:
+    message = BUSY if busy else UNAVAILABLE
     if wants_json(request):
-        response = JsonResponse({"error": UNAVAILABLE, "status": 503}, status=503)
+        response = JsonResponse({"error": message, "status": 503}, status=503)
     else:
-        page = render_to_string("database_unavailable.html", {"retry": RETRY_AFTER_SECONDS})
+        page = render_to_string(
+            "database_unavailable.html", {"retry": RETRY_AFTER_SECONDS, "message": BUSY if busy else ""}
+        )
         response = HttpResponse(page, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
@@ -45,7 +54,7 @@ def database_unavailable(request) -> HttpResponse:
 
 def server_error(request):
     if isinstance(sys.exception(), DatabaseError):
-        return database_unavailable(request)
+        return database_unavailable(request, busy=is_busy(sys.exception()))
     if wants_json(request):
         return JsonResponse({"error": "Server error.", "status": 500}, status=500)
     return HttpResponse(render_to_string("500.html"), status=500)

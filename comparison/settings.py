@@ -93,6 +93,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and STATEME
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets pages be read while a load writes; IMMEDIATE takes the write lock when a transaction
     # starts (no deadlocked upgrade from reading to writing); the busy timeout waits for the writer.
+    # Django's backend, asking whether SQLite has JSON without waiting for a write lock.
+    DATABASES["default"]["ENGINE"] = "comparison.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",

@@ -12,6 +12,7 @@ distinct Markdown text is rendered once.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,12 +120,49 @@ def _check_slugs(files: list[tuple[Path, str]]) -> None:
 
 
 def load_registers(
-    paths: list[Path], *, force: bool = False, require_fields: bool = True, strict: bool = False
+    paths: list[Path],
+    *,
+    force: bool = False,
+    require_fields: bool = True,
+    strict: bool = False,
+    on_wait: Callable[[str], None] | None = None,
 ) -> LoadReport:
     """Load register files in one transaction. With `strict`, a register the lint finds an error
     in (a contradiction, a claim without a source) fails the load, which then changes nothing."""
     files, skipped = register_files(paths)
     _check_slugs(files)
+    # One load at a time, from reading what is loaded to the commit: two loads that both read
+    # "not loaded yet" both inserted, and the second died on the unique constraint (PostgreSQL;
+    # SQLite's IMMEDIATE transactions already take its write lock at the start).
+    with transaction.atomic():
+        hold_load_lock(on_wait)
+        report = _load(files, skipped, force=force, require_fields=require_fields, strict=strict)
+    if report.created or report.updated or report.removed:
+        analyze_register_tables()
+    report.registers = [slug_from_path(str(p)) for p, _ in files]
+    report.shared_ids = shared_row_ids()
+    return report
+
+
+#: The advisory lock key of a register load on PostgreSQL (any constant the project owns).
+LOAD_LOCK = 0x6D6370_0001
+LOAD_WAIT = "another register load is running: waiting for it to finish"
+
+
+def hold_load_lock(on_wait: Callable[[str], None] | None = None) -> None:
+    """Hold the register-load lock until the transaction ends, waiting for a load that holds it."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [LOAD_LOCK])
+        if cursor.fetchone()[0]:
+            return
+        if on_wait is not None:
+            on_wait(LOAD_WAIT)
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOAD_LOCK])
+
+
+def _load(files, skipped, *, force: bool, require_fields: bool, strict: bool) -> LoadReport:
     report = LoadReport(skipped_files=[str(path) for path in skipped])
     # A file whose bytes match what was loaded last time was valid then and is skipped unparsed.
     # A file read with older rules is read again even if its bytes did not change.
@@ -143,22 +181,17 @@ def load_registers(
     docs = parse_files(changed, require_fields=require_fields)
     changed_paths = {path for path, _ in changed}
     unchanged = [slug_from_path(str(path)) for path, _ in files if path not in changed_paths]
-    with transaction.atomic():
-        if unchanged:
-            report.unchanged += models.Row.objects.filter(register__slug__in=unchanged).count()
-            report.unchanged_registers.extend(unchanged)
-        if docs:
-            RunWriter(Renderer(_link_targets()), effective_roots(), report, force=force).write(docs)
-            bump_data_version()
-        paths_of = {slug_from_path(str(path)): str(path) for path, _ in files}
-        for slug, found in models.Register.objects.filter(slug__in=paths_of).values_list("slug", "findings"):
-            report.findings[paths_of[slug]] = found
-        if strict and (errors := report.lint_errors()):
-            raise RegisterLoadError(f"--strict: {len(errors)} lint error(s), first {errors[0]}")
+    if unchanged:
+        report.unchanged += models.Row.objects.filter(register__slug__in=unchanged).count()
+        report.unchanged_registers.extend(unchanged)
     if docs:
-        analyze_register_tables()
-    report.registers = [slug_from_path(str(p)) for p, _ in files]
-    report.shared_ids = shared_row_ids()
+        RunWriter(Renderer(_link_targets()), effective_roots(), report, force=force).write(docs)
+        bump_data_version()
+    paths_of = {slug_from_path(str(path)): str(path) for path, _ in files}
+    for slug, found in models.Register.objects.filter(slug__in=paths_of).values_list("slug", "findings"):
+        report.findings[paths_of[slug]] = found
+    if strict and (errors := report.lint_errors()):
+        raise RegisterLoadError(f"--strict: {len(errors)} lint error(s), first {errors[0]}")
     return report
 
 

@@ -36,6 +36,7 @@ class Command(BaseCommand):
                 force=options["force"],
                 require_fields=not options["allow_missing_fields"],
                 strict=options["strict"],
+                on_wait=self.stderr.write,
             )
         except RegisterLoadError as error:
             raise CommandError(f"nothing loaded: {error}") from None

@@ -1,0 +1,105 @@
+"""One verdict on every database (issue 32, rows 8 and 9): two loads at once both succeed, one
+after the other (PostgreSQL used to end the second with a raw IntegrityError); and on SQLite a
+command started while a load holds the write lock says what is going on, instead of a false
+"SQLite does not support JSONFields" from Django's checks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from tests import lane_db
+from tests.processes import PROJECT, manage
+from tests.register_text import register_text
+
+HOLD_LOCK = (
+    "import sys, time, django; django.setup(); from django.db import transaction; "
+    "from registers.models import DataVersion; "
+    "atomic = transaction.atomic(); atomic.__enter__(); DataVersion.objects.update(token='held'); "
+    "print('held', flush=True); time.sleep(float(sys.argv[1]))"
+)
+
+
+@pytest.fixture
+def shared(lane_database):
+    return {"DATABASE_URL": lane_database, "MCP_COMPARE_SECRET_KEY": "k" * 50}
+
+
+def registers_folder(tmp_path):
+    folder = tmp_path / "registers"
+    folder.mkdir()
+    for index in range(4):
+        text = register_text(150, prefix=f"C{chr(65 + index)}", title=f"Concurrent {index}")
+        (folder / f"set-{index}.md").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_two_loads_at_once_both_succeed_and_load_everything_once(shared, tmp_path):
+    folder = registers_folder(tmp_path)
+    results: list[subprocess.CompletedProcess] = []
+
+    def load() -> None:
+        results.append(
+            subprocess.run(
+                [sys.executable, "manage.py", "load_registers", str(folder)],
+                cwd=PROJECT,
+                env={**os.environ, **shared},
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+        )
+
+    threads = [threading.Thread(target=load) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(320)
+    assert [r.returncode for r in results] == [0, 0], [r.stderr[-1500:] for r in results]
+    assert not any("Traceback" in r.stderr for r in results)
+    summaries = sorted(r.stdout.splitlines()[0] for r in results)
+    assert summaries == [
+        "4 register(s): 0 created, 0 updated, 600 unchanged, 0 removed",
+        "4 register(s): 600 created, 0 updated, 0 unchanged, 0 removed",
+    ], summaries
+    assert lane_db.query(shared["DATABASE_URL"], "SELECT COUNT(*) FROM registers_row")[0][0] == 600
+
+
+def test_a_command_waiting_on_a_held_sqlite_lock_says_so(shared, tmp_path):
+    if not shared["DATABASE_URL"].startswith("sqlite"):
+        pytest.skip("PostgreSQL has no database-wide write lock; the load lock is tested above")
+    env = {**shared, "MCP_COMPARE_SQLITE_BUSY_TIMEOUT": "1"}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, "30"],
+        cwd=PROJECT,
+        env={**os.environ, **env, "DJANGO_SETTINGS_MODULE": "comparison.settings"},
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = subprocess.run(
+            [sys.executable, "manage.py", "load_registers", str(registers_folder(tmp_path))],
+            cwd=PROJECT,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        holder.kill()
+        holder.wait(10)
+    assert done.returncode == 1
+    assert "JSONField" not in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "the database is busy" in done.stderr
+    assert "MCP_COMPARE_SQLITE_BUSY_TIMEOUT" in done.stderr
+    # Nothing was loaded, and the next command, with the lock free, works.
+    assert "600 created" in manage("load_registers", str(tmp_path / "registers"), env=shared)
