@@ -95,6 +95,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # starts (no deadlocked upgrade from reading to writing); the busy timeout waits for the writer.
     # Django's backend, asking whether SQLite has JSON without waiting for a write lock.
     DATABASES["default"]["ENGINE"] = "comparison.sqlite"
+    # The test database in memory, as for Django's own backend (pytest-django knows that one by
+    # name only, and would name a file test_<path> for any other).
+    DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
     DATABASES["default"]["OPTIONS"] = {
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",

@@ -23,11 +23,14 @@ CONTINUATION_SPAN = re.compile(r"`:(\d+)(?:-(\d+))?`")
 ANGLE_URL = re.compile(r"<(https?://[^>\s]+)>")
 BARE_URL = re.compile(r"https?://[^\s<>\"`;]+")
 WIRE_ID = r"[WSML]\d+(?:–[WSML]?\d+)?"
-WIRE_GROUP = re.compile(rf"\bwire ({WIRE_ID}(?:, {WIRE_ID})*)")
+# Each pattern starts with its literal and checks what stands before it with a lookbehind after
+# it, so the regex engine can skip to the literal: a leading `\b` or lookbehind tried every
+# position of a 20 MB field (wire: 0.42 s a search, issue numbers: 0.79 s).
+WIRE_GROUP = re.compile(rf"w(?<!\ww)ire ({WIRE_ID}(?:, {WIRE_ID})*)")
 URL_LINES = re.compile(r"L(\d+)(?:–L(\d+))?")
 QUOTE_END = re.compile(r"\s*(?:[;,)]|\.(?=\s|;|$)|$)")
 NEXT_CITATION = re.compile(r";\s+(?=`(?:v1:|v2:|nix:)?[@\w.][\w./@+%-]*:\d+|<?https?://|wire [WSML]\d)")
-ISSUE_REF = re.compile(r"(?:^|(?<=[\s(;,]))#(\d{1,6})\b")
+ISSUE_REF = re.compile(r"#(?<![^\s(;,]#)(\d{1,6})\b")
 BARE_WIRE_GROUP = re.compile(r"\((W\d+(?:–W?\d+)?(?:, W\d+(?:–W?\d+)?)*)\)")
 
 # Longest prefixes first: `docs/docs/` and `docs/extensions/` are spec pages, `docs/` alone is
@@ -258,8 +261,9 @@ def scan(text: str, *, field_name: str = "") -> list[Citation]:
     found: list[Citation] = []
     last_path = ""
     pos = 0
+    upcoming = _Upcoming(text)
     while pos < len(text):
-        match = _next_match(text, pos)
+        match = upcoming.first_from(pos)
         if match is None:
             break
         form, m = match
@@ -307,23 +311,34 @@ def scan(text: str, *, field_name: str = "") -> list[Citation]:
     return found
 
 
-def _next_match(text: str, pos: int) -> tuple[str, re.Match[str]] | None:
-    candidates = []
-    for form, pattern in (
-        ("file", FILE_SPAN),
-        ("continuation", CONTINUATION_SPAN),
-        ("angle", ANGLE_URL),
-        ("bare", BARE_URL),
-        ("wire", WIRE_GROUP),
-    ):
-        m = pattern.search(text, pos)
-        if m:
-            candidates.append((m.start(), form, m))
-    if not candidates:
-        return None
-    candidates.sort(key=lambda item: item[0])
-    _, form, m = candidates[0]
-    return form, m
+FORMS = (
+    ("file", FILE_SPAN),
+    ("continuation", CONTINUATION_SPAN),
+    ("angle", ANGLE_URL),
+    ("bare", BARE_URL),
+    ("wire", WIRE_GROUP),
+)
+
+
+class _Upcoming:
+    """The next match of every citation form at or after a position, each searched again only
+    once the scan has passed it: searching every form from every citation read the text to its
+    end once per citation for a form that never occurs again (10,000 citations: 49 s)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.next: dict[str, re.Match[str] | None] = {}
+
+    def first_from(self, pos: int) -> tuple[str, re.Match[str]] | None:
+        best: tuple[str, re.Match[str]] | None = None
+        for form, pattern in FORMS:
+            m = self.next.get(form)
+            if form not in self.next or (m is not None and m.start() < pos):
+                m = pattern.search(self.text, pos)
+                self.next[form] = m
+            if m is not None and (best is None or m.start() < best[1].start()):
+                best = (form, m)
+        return best
 
 
 def issue_refs(text: str) -> list[int]:

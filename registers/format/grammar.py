@@ -25,7 +25,8 @@ H1 = re.compile(r"^# (?P<title>\S.*)$")
 FENCE = "```"
 FRONT_MATTER_LINE = re.compile(r"^(?P<key>[a-z-]+):\s+(?P<value>.*)$")
 STATUS_LINE = re.compile(r"^Status column: \*\*(?P<subject>[^*@]+?) @ (?P<commit>[0-9a-f]{7,40})\*\*\.")
-ROW_ID = re.compile(r"^[A-Z]{2,6}-\d{2,3}$")
+# ASCII only: `\d` alone accepts any script's digits, so HAA-001, HAA-00１ and HAA-٠٠١ were three rows.
+ROW_ID = re.compile(r"^[A-Z]{2,6}-[0-9]{2,3}$")
 SECTION_HEADING = re.compile(r"^## (?P<id>\S+) (?P<title>.+)$")
 FIELD_LINE = re.compile(r"^- \*\*(?P<name>.+?)\.\*\*(?: (?P<text>.*))?$")
 CONTINUATION = re.compile(r"^  (?P<text>\S.*)$")

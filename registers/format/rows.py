@@ -47,7 +47,9 @@ def merge(
         row_id = table_row["cells"][0].strip("`")
         if not ROW_ID.match(row_id):
             raise RegisterParseError(
-                "", table_row["line"], f"expected a row ID like CT-01 in the first cell, got {row_id!r}"
+                "",
+                table_row["line"],
+                f"expected a row ID like CT-01 in the first cell, got {row_id!r}{non_ascii_note(row_id)}",
             )
         if row_id in seen:
             raise RegisterParseError(
@@ -187,4 +189,14 @@ def _derive(row: RowDoc, subject: str) -> None:
         where_segments=host_segments(row.where_cell),
         status_verdict=row.status_verdict,
         citations=row.citations,
+    )
+
+
+def non_ascii_note(text: str) -> str:
+    """What to add to an error about a row ID that is not ASCII (look-alike digits and letters)."""
+    odd = [char for char in text if not char.isascii()]
+    if not odd:
+        return ""
+    return (
+        " (" + ", ".join(f"{char!r} is U+{ord(char):04X}" for char in odd[:3]) + ": IDs are ASCII letters and digits)"
     )
