@@ -6,14 +6,20 @@ Django's cache (shared by the server's processes: a file cache by default, Redis
 configured) under the version, the path, the query string and whether htmx asked for a
 fragment; every such page also carries an ETag from the same parts, so a reload is a 304.
 Logged-in users get ETags but no shared cache entries (their pages carry their name and token).
+Keys and ETags carry the code's version too (a digest of the project's code, templates and static
+files): an upgrade that changes pages but not data served the old pages for up to a day.
 """
 
 from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Iterable
+from functools import cache as once
 from functools import wraps
+from pathlib import Path
 
+import django
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseNotModified
@@ -22,6 +28,10 @@ from django.utils.cache import patch_vary_headers
 from .models import DataVersion
 
 CACHE_SECONDS = 24 * 3600
+PROJECT = Path(__file__).resolve().parent.parent
+#: What a page is made from: the code, the templates and the static files.
+CODE_ROOTS = ("registers", "comparison", "templates", "static")
+CODE_SUFFIXES = frozenset({".py", ".html", ".css", ".js", ".svg", ".json", ".md"})
 #: Headers kept with a cached page (htmx reads HX-Push-Url on a fragment).
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Content-Language")
 
@@ -43,6 +53,22 @@ def bump_data_version() -> str:
     return token
 
 
+def code_digest(roots: Iterable[Path]) -> str:
+    """A digest of every code, template and static file below `roots` (paths and contents)."""
+    digest = hashlib.blake2b(django.get_version().encode(), digest_size=8)
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
+                digest.update(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@once
+def code_version() -> str:
+    """This process's code version, read once (a server runs the code it started with)."""
+    return code_digest(PROJECT / name for name in CODE_ROOTS)
+
+
 def _digest(*parts: str) -> str:
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=12).hexdigest()
 
@@ -54,11 +80,11 @@ def cached_page(view):
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        version = data_version()
+        version = f"{code_version()[:8]}{data_version()}"
         fragment = "fragment" if request.headers.get("HX-Request") == "true" else "page"
         visitor = not request.user.is_authenticated and "messages" not in request.COOKIES
         who = "visitor" if visitor else f"user-{request.user.pk}"
-        etag = f'W/"{version[:12]}-{_digest(request.get_full_path(), fragment, who)}"'
+        etag = f'W/"{version[:20]}-{_digest(request.get_full_path(), fragment, who)}"'
         if etag in request.headers.get("If-None-Match", ""):
             response = HttpResponseNotModified()
             response["ETag"] = etag

@@ -164,3 +164,29 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
     assert client.get(url).json()["status"] == "done"
     run.refresh_from_db()
     assert run.error == "", "a run that was neither stopped nor late says nothing went wrong"
+
+
+def test_an_upgrade_that_changes_code_but_not_data_is_never_served_old_pages(loaded, client, monkeypatch):
+    """Issue 32, row 7: the page cache and ETags are keyed by the code's version too."""
+    from registers import pagecache
+
+    before = client.get(URL)
+    monkeypatch.setattr(pagecache, "code_version", lambda: "upgraded-code-0000")
+    count, after = queries(client, URL, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200, "an ETag from the old code is not a 304"
+    assert after["ETag"] != before["ETag"]
+    assert count > 1, "rendered again by the new code, not read from the cache"
+
+
+def test_the_code_version_follows_every_template_and_module(tmp_path):
+    from registers.pagecache import code_digest
+
+    (tmp_path / "templates").mkdir()
+    page = tmp_path / "templates" / "page.html"
+    page.write_text("<p>old</p>", encoding="utf-8")
+    (tmp_path / "templates" / "notes.bin").write_bytes(b"not code")
+    first = code_digest([tmp_path / "templates"])
+    (tmp_path / "templates" / "notes.bin").write_bytes(b"still not code")
+    assert code_digest([tmp_path / "templates"]) == first
+    page.write_text("<p>new</p>", encoding="utf-8")
+    assert code_digest([tmp_path / "templates"]) != first
