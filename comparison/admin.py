@@ -118,7 +118,16 @@ class ProbeScheduleAdmin(admin.ModelAdmin):
     """Saving arms the schedule's next tick (at once for a new one); disabling disarms it."""
 
     form = ProbeScheduleForm
-    list_display = ("target", "every_seconds", "conformance", "enabled", "next_run_at", "last_fired_at", "last_message")
+    list_display = (
+        "target",
+        "every_seconds",
+        "effective_seconds",
+        "conformance",
+        "enabled",
+        "next_run_at",
+        "last_fired_at",
+        "last_message",
+    )
     readonly_fields = ("next_run_at", "last_fired_at", "last_message")
 
     def save_model(self, request, obj, form, change):

@@ -314,9 +314,23 @@ class ProbeSchedule(models.Model):
     def __str__(self) -> str:
         return f"every {self.every_seconds} s: {self.target}"
 
+    @property
+    def effective_seconds(self) -> int:
+        """The interval it runs at: never below MCP_COMPARE_SCHEDULE_MIN_SECONDS, whatever was saved
+        (a schedule made before the minimum was raised keeps its value and runs at the minimum)."""
+        return max(self.every_seconds, int(settings.SCHEDULE_MIN_SECONDS))
+
+    @property
+    def below_minimum(self) -> bool:
+        return self.every_seconds < self.effective_seconds
+
     def clean(self) -> None:
         minimum = settings.SCHEDULE_MIN_SECONDS
-        if self.every_seconds < minimum:
+        # A value saved before the minimum was raised may be kept as it is (so the schedule's
+        # other fields can still be edited); a new or changed interval must meet the minimum.
+        saved = ProbeSchedule.objects.filter(pk=self.pk).values_list("every_seconds", flat=True)
+        stored = saved.first() if self.pk else None
+        if self.every_seconds < minimum and self.every_seconds != stored:
             raise ValidationError(
                 {
                     "every_seconds": f"At least {minimum:.0f} s (MCP_COMPARE_SCHEDULE_MIN_SECONDS): each run writes "

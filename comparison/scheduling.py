@@ -9,7 +9,6 @@ import logging
 import secrets
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.tasks import default_task_backend
 from django.utils import timezone
@@ -66,7 +65,7 @@ def fire(*, schedule_id: int, token: str) -> str:
         message = f"skipped: {refused}"
     ProbeSchedule.objects.filter(pk=schedule.pk).update(last_message=message[:500])
     # The minimum holds for a schedule written around the admin's form too.
-    interval = max(schedule.every_seconds, settings.SCHEDULE_MIN_SECONDS)
+    interval = schedule.effective_seconds
     arm(schedule=schedule, at=now + timedelta(seconds=interval))
     return message
 

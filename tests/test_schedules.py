@@ -252,3 +252,24 @@ def test_arming_needs_a_backend_that_can_defer(db):
     assert arm(schedule=schedule) is False, "the tests' immediate backend cannot defer a task"
     schedule.refresh_from_db()
     assert (schedule.token, schedule.next_run_at) == ("", None)
+
+
+def test_a_schedule_saved_below_a_raised_minimum_shows_what_it_runs_and_can_be_edited(db, admin_client, settings):
+    """Issue 32, row 13: its page said "every 120 s" while it ran every 300 s, and the admin refused
+    to save it unchanged."""
+    target = ensure_builtin_target()
+    schedule = ProbeSchedule.objects.create(target=target, every_seconds=120, scenarios=["text"])
+    assert schedule.effective_seconds == 300
+    page = admin_client.get(f"/probes/targets/{target.pk}/").content.decode()
+    assert "every 300 s" in page
+    assert "saved as 120 s, below the 300 s minimum it runs at" in page
+    form = {"target": target.pk, "every_seconds": "120", "scenarios": ["text"]}
+    response = admin_client.post(f"/admin/comparison/probeschedule/{schedule.pk}/change/", form)
+    assert response.status_code == 302, "saved unchanged (disabled here: enabled left out)"
+    schedule.refresh_from_db()
+    assert schedule.enabled is False
+    assert schedule.every_seconds == 120
+    changed = admin_client.post(
+        f"/admin/comparison/probeschedule/{schedule.pk}/change/", {**form, "every_seconds": "60"}
+    )
+    assert "At least 300 s" in changed.content.decode(), "a new value below the minimum is still refused"
