@@ -15,6 +15,8 @@ from .secrets import Redactor
 
 #: How long one read waits before looking whether the stream was stopped.
 READ_SLICE = 0.25
+#: How long the server may take to answer the stream's request (its headers).
+ANSWER_SECONDS = 5.0
 
 
 class GetStream:
@@ -86,7 +88,7 @@ class GetStream:
         record = Exchange("GET", {})
         try:
             response = self.connection.request(
-                self.method, list(self.headers.items()), self.body, time.monotonic() + 5.0
+                self.method, list(self.headers.items()), self.body, time.monotonic() + ANSWER_SECONDS
             )
             self.status = response.status
             if response.status != 200 or "event-stream" not in response.header("content-type"):
@@ -110,11 +112,18 @@ class GetStream:
                     return
                 except http11.TimedOut:
                     continue  # nothing in this slice: look whether we were stopped, read on
+        except http11.TimedOut:
+            # The request's own deadline: the server took the connection and never answered.
+            if not self._stop.is_set():
+                self.ended = f"no answer to the {self.method} within {ANSWER_SECONDS:.0f} s"
         except (http11.ConnectFailed, http11.Broken, ValueError) as error:
             if not self._stop.is_set():
                 self.ended = self.redactor.text(f"{type(error).__name__}: {error}")[:200]
         except ExchangeFailure as error:
             self.ended = str(error)[:200]
+        # Anything else a hostile server provokes becomes the stream's finding, never a traceback.
+        except Exception as error:
+            self.ended = self.redactor.text(f"the stream failed: {type(error).__name__}: {error}")[:200]
         finally:
             self.opened.set()
 

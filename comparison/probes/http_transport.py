@@ -17,6 +17,17 @@ from .secrets import Redactor, display_url, mask_headers, url_secrets
 logger = logging.getLogger(__name__)
 
 
+def redirect_failure(status: int, location: str) -> str:
+    """What a cell says of a redirect: where it pointed (credentials masked, bounded), and that the
+    probe does not follow it (a proxy's MCP endpoint should answer, not send the client on)."""
+    printable = "".join(char for char in location if char.isprintable())[:300]
+    where = f" to {display_url(printable)}" if printable else " without a Location"
+    return (
+        f"the target answered {status}{where}; redirects are not followed: "
+        "point the target's URL at the address that answers"
+    )
+
+
 class HttpTransport:
     """Streamable HTTP: one POST per message; JSON or SSE answers; session and version headers.
     One HTTP/1.1 connection is kept alive across the exchanges of a session (comparison.probes.http11)."""
@@ -140,6 +151,9 @@ class HttpTransport:
             if response.status >= 500:
                 raw = self._read_body(response, record, deadline)
                 raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
+            if 300 <= response.status < 400:
+                self._read_body(response, record, deadline)
+                raise ExchangeFailure(redirect_failure(response.status, response.header("location")))
             if kind == "text/event-stream":
                 record.framing = "sse"
                 self._read_sse(response, record, message.get("id"), deadline, call)

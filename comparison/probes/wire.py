@@ -115,7 +115,10 @@ class WireClient:
         if not isinstance(self.transport, HttpTransport) or self.session is None or self.session.stateless:
             return ""
         stream = self.transport.listen()
-        return "open" if stream.open else (stream.ended or "not opened")
+        if stream.open:
+            return "open"
+        # Still waiting for the answer when start() gave up on it: say so, never a bare "not opened".
+        return stream.ended or f"not opened: no answer to the GET within {self.transport.limits.connect_timeout:.0f} s"
 
     def _send(
         self,
