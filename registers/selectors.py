@@ -83,8 +83,15 @@ def register_list() -> QuerySet[Register]:
     return Register.objects.annotate(row_count=Count("rows")).order_by("title")
 
 
-def register_page(slug: str) -> dict:
+#: Lint findings a register page lists (errors first); the rest are counted.
+MAX_FINDINGS_SHOWN = 200
+
+
+def register_page(slug: str, page_number: str | None = None) -> dict:
+    """A register's page: its counts and charts over every row, and one page of its rows (a
+    register of thousands of rows listed whole made a page of tens of megabytes)."""
     register = get_object_or_404(Register, slug=slug)
+    findings = sorted(register.findings, key=lambda finding: finding.get("severity") != "error")
     verdicts = dict(
         register.rows.values_list("status_verdict").annotate(n=Count("pk")).values_list("status_verdict", "n")
     )
@@ -92,7 +99,9 @@ def register_page(slug: str) -> dict:
     citation_verdicts = dict(file_citations.values_list("verdict").annotate(n=Count("pk")).values_list("verdict", "n"))
     return {
         "register": register,
-        "rows": register.rows.for_listing().order_by("order"),
+        "page": page_or_404(Paginator(register.rows.for_listing().order_by("order"), PAGE_SIZE), page_number),
+        "findings": findings[:MAX_FINDINGS_SHOWN],
+        "findings_hidden": max(0, len(findings) - MAX_FINDINGS_SHOWN),
         "verdict_counts": [(vocab.STATUS_LABELS[key], verdicts.get(key, 0)) for key in filters.STATUS_CHOICES],
         "citation_counts": [(v, citation_verdicts.get(v, 0)) for v in (*vocab.CITATION_VERDICTS, "")],
         "citation_problems": Citation.objects.filter(row__register=register, verdict__in=CITATION_PROBLEMS)

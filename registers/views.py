@@ -50,7 +50,7 @@ def register_list(request: HtmxHttpRequest) -> TemplateResponse:
 @require_GET
 @cached_page
 def register_detail(request: HtmxHttpRequest, slug: str) -> TemplateResponse:
-    context = selectors.register_page(slug)
+    context = selectors.register_page(slug, request.GET.get("page"))
     context["can_verify"] = request.user.has_perm("registers.verify_citations")
     return TemplateResponse(request, "registers/register_detail.html", context)
 

@@ -122,3 +122,28 @@ def test_export_queries_grow_with_chunks_not_rows(client, tmp_path):
     load_rows(tmp_path / "more", 400)  # 420 rows: still one chunk
     more, _ = queries(client, "/export.csv")
     assert more == few
+
+
+@pytest.mark.django_db
+def test_a_register_page_lists_its_rows_a_page_at_a_time(client, tmp_path):
+    load_rows(tmp_path, 250)
+    first = client.get("/registers/large-0/").content.decode()
+    assert "Rows 1–100 of 250." in first
+    assert "Page 1 of 3" in first
+    last = client.get("/registers/large-0/?page=3").content.decode()
+    assert "Rows 201–250 of 250." in last
+    assert "/registers/large-0/LAA-250/" in last
+    assert "/registers/large-0/LAA-250/" not in first
+    assert client.get("/registers/large-0/?page=4").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_register_page_lists_its_first_findings_and_counts_the_rest(client, tmp_path, monkeypatch):
+    from registers import selectors
+
+    monkeypatch.setattr(selectors, "MAX_FINDINGS_SHOWN", 5)
+    load_rows(tmp_path, 60)
+    page = client.get("/registers/large-0/").content.decode()
+    table = page[page.index('class="findings"') : page.index("</table>", page.index('class="findings"'))]
+    assert table.count('<tr class="finding-') == 5
+    assert "more findings not listed here" in page
