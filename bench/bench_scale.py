@@ -128,9 +128,10 @@ def measure_size(rows: int) -> None:
         cold = request(client, url)
         forget_cache_only()
         warm = request(client, url)
-        peak = peak_mb(client, url)
+        peak, warm_peak = peak_mb(client, url, cold=True), peak_mb(client, url, cold=False)
         status = "" if cold[4] == 200 else f"  (HTTP {cold[4]})"
-        print(f"{url:28} {cold[0]:8.2f}s {cold[1]:6.2f}s {warm[0]:8.2f}s {cold[2]:8} {cold[3]:12,} {peak:8.1f}{status}")
+        times = f"{cold[0]:8.2f}s {cold[1]:6.2f}s {warm[0]:8.2f}s"
+        print(f"{url:28} {times} {cold[2]:8} {cold[3]:12,} {peak:8.1f} {warm_peak:8.1f}{status}")
 
 
 def forget_cache_only() -> None:
