@@ -129,9 +129,9 @@ def end_group(process: subprocess.Popen) -> None:
     os.killpg(process.pid, signal.SIGKILL)
 
 
-def manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
-    """Run a management command to completion; its standard output."""
-    completed = subprocess.run(
+def run_manage(*args: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run a management command to completion, whatever its exit code."""
+    return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=PROJECT,
         env={**os.environ, **env},
@@ -140,6 +140,11 @@ def manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
         timeout=timeout,
         check=False,
     )
+
+
+def manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
+    """Run a management command to completion; its standard output."""
+    completed = run_manage(*args, env=env, timeout=timeout)
     if completed.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} exited {completed.returncode}: {completed.stderr[-2000:]}")
     return completed.stdout

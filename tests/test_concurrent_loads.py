@@ -13,7 +13,7 @@ import threading
 import pytest
 
 from tests import lane_db
-from tests.processes import PROJECT, manage
+from tests.processes import PROJECT, manage, run_manage
 from tests.register_text import register_text
 
 HOLD_LOCK = (
@@ -29,6 +29,10 @@ def shared(lane_database):
     return {"DATABASE_URL": lane_database, "MCP_COMPARE_SECRET_KEY": "k" * 50}
 
 
+def load(folder, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess:
+    return run_manage("load_registers", str(folder), env=env, timeout=timeout)
+
+
 def registers_folder(tmp_path):
     folder = tmp_path / "registers"
     folder.mkdir()
@@ -41,21 +45,7 @@ def registers_folder(tmp_path):
 def test_two_loads_at_once_both_succeed_and_load_everything_once(shared, tmp_path):
     folder = registers_folder(tmp_path)
     results: list[subprocess.CompletedProcess] = []
-
-    def load() -> None:
-        results.append(
-            subprocess.run(
-                [sys.executable, "manage.py", "load_registers", str(folder)],
-                cwd=PROJECT,
-                env={**os.environ, **shared},
-                capture_output=True,
-                text=True,
-                timeout=300,
-                check=False,
-            )
-        )
-
-    threads = [threading.Thread(target=load) for _ in range(2)]
+    threads = [threading.Thread(target=lambda: results.append(load(folder, shared))) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -84,15 +74,7 @@ def test_a_command_waiting_on_a_held_sqlite_lock_says_so(shared, tmp_path):
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        done = subprocess.run(
-            [sys.executable, "manage.py", "load_registers", str(registers_folder(tmp_path))],
-            cwd=PROJECT,
-            env={**os.environ, **env},
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = load(registers_folder(tmp_path), env, timeout=60)
     finally:
         holder.kill()
         holder.wait(10)
