@@ -231,6 +231,8 @@ class StdioTransport:
                 record.response = value
                 record.saw("received", "request", value, limit)
                 break
+            if record.response is not None and call.settle > 0:
+                self._settle(record, call)
         except ExchangeFailure as failure:
             record.timed_out = isinstance(failure, ExchangeTimeout)
             record.failure = str(failure)[:2000]
@@ -239,6 +241,38 @@ class StdioTransport:
                 timer.cancel()
         record.duration_ms = (time.monotonic() - started) * 1000
         return record.redact(self.redactor)
+
+    def _settle(self, record: Exchange, call: Call) -> None:
+        """What the target writes in the call's `settle` seconds after its answer, read as the
+        HTTP transport reads its GET stream for as long: a relay that forwards each direction on
+        its own passes a call's notifications on 1–5 ms after the answer, and they are the call's."""
+        limit = self.limits.max_events
+        until = time.monotonic() + call.settle
+        while (left := until - time.monotonic()) > 0:
+            try:
+                line = self.lines.get(timeout=min(left, POLL_SECONDS))
+            except queue.Empty:
+                continue
+            if line is None:  # the process closed its output: the next call must learn it too
+                self._put_nowait_end()
+                return
+            if len(line) > self.limits.max_bytes:
+                return
+            record.bytes += len(line)
+            try:
+                value = decode(line, record, "a line on stdout")
+            except ExchangeFailure:
+                return
+            if not (isinstance(value, dict) and "method" in value):
+                record.saw("received", "late", value, limit)
+                continue
+            record.notifications.append(value)
+            record.saw("received", "request", value, limit)
+            if len(record.notifications) > limit:
+                return
+            if "id" in value and call.answer is not None:
+                reply = call.answer(value)
+                record.sent_beside("reply", reply, self.send(reply), limit)
 
     def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
         record.sent_beside("later", message, self.send(message, headers), self.limits.max_events)
