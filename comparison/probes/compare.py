@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diffing import diff, payload
+from .volatile import steady
 
 ADDED, REMOVED, CHANGED, UNCHANGED = "added", "removed", "changed", "unchanged"
 STATUSES = (ADDED, REMOVED, CHANGED, UNCHANGED)
@@ -38,7 +39,8 @@ def compare(
             change.status, change.verdict_a, change.id_a = REMOVED, a["verdict"], a["id"]
         else:
             change.verdict_a, change.verdict_b, change.id_a, change.id_b = a["verdict"], b["verdict"], a["id"], b["id"]
-            change.differences = diff(payload(a["response"]), payload(b["response"]))
+            # Run keys, process ids and timestamps differ by nature between runs (probes.volatile).
+            change.differences = diff(steady(payload(a["response"])), steady(payload(b["response"])))
             if change.differences or a["verdict"] != b["verdict"]:
                 change.status = CHANGED
         found.append(change)
