@@ -68,11 +68,10 @@ def forget() -> None:
     """What a load would drop: the page cache and each process's memo of the rows' facts."""
     from django.core.cache import cache
 
-    from registers import disagreement_selectors, filters
+    from registers import filters
 
     cache.clear()
     filters._memo.clear()
-    disagreement_selectors._memo.clear()
 
 
 def request(client, url: str) -> tuple[float, float, int, int, int]:

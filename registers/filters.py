@@ -9,11 +9,12 @@ reads no row it does not show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from comparison import evidence_selectors
 from comparison.evidence import row_verdict
 
+from .disagreement_items import Disagreement, disagreements_of
 from .filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
 from .models import Register, Row
 from .pagecache import data_version
@@ -49,14 +50,19 @@ FACT_COLUMNS = (
     "facts",
     "search_text",
 )
+#: What the Disagreements list shows of a row, read in the same query.
+SHOWN_COLUMNS = ("title", "register__title")
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What every listing needs of the data, as of one data version."""
+    """What every listing needs of the data, as of one data version: each row's facts, the
+    registers' titles, and the claims some evidence contradicts (the Disagreements list), all from
+    one pass over every row's evidence."""
 
     facts: list
     register_titles: list[tuple[str, str]]
+    disagreements: list[Disagreement] = field(default_factory=list)
 
 
 #: One snapshot per process, for the data version it was read at.
@@ -67,9 +73,9 @@ def snapshot() -> Snapshot:
     """Every row's facts in display order and the registers' titles, read once per data version."""
     version = data_version()
     if version not in _memo:
-        rows = list(Row.objects.order_by("register__title", "order").values_list(*FACT_COLUMNS))
+        rows = list(Row.objects.order_by("register__title", "order").values_list(*FACT_COLUMNS, *SHOWN_COLUMNS))
         titles = list(Register.objects.order_by("title").values_list("slug", "title"))
-        verdicts = evidence_verdicts(
+        found = evidence_selectors.evidence_of_rows(
             [
                 (
                     values[1],
@@ -79,16 +85,16 @@ def snapshot() -> Snapshot:
                 for values in rows
             ]
         )
+        verdicts = {row_id: row_verdict(items) for row_id, items in found.items()}
+        facts = [_facts(values[: len(FACT_COLUMNS)], verdicts.get(values[1], "untested")) for values in rows]
+        contradicted = [
+            item
+            for values in rows
+            for item in disagreements_of(values[2], values[-1], values[1], values[-2], found.get(values[1], []))
+        ]
         _memo.clear()
-        _memo[version] = Snapshot([_facts(values, verdicts.get(values[1], "untested")) for values in rows], titles)
+        _memo[version] = Snapshot(facts, titles, contradicted)
     return _memo[version]
-
-
-def evidence_verdicts(rows: list[tuple]) -> dict[str, str]:
-    """{row id: disagrees / agrees / observed / untested} over the host models, real hosts, the
-    spec checks and the latest probes; rows are (row id, claims, revisions)."""
-    found = evidence_selectors.evidence_of_rows(rows)
-    return {row_id: row_verdict(items) for row_id, items in found.items()}
 
 
 def _facts(values: tuple, evidence: str):

@@ -75,7 +75,7 @@ def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
     fmt = request.GET.get("format", "")
     if fmt in exporting.DISAGREEMENT_FORMATS:
-        return exporting.disagreements_response(disagreement_selectors.disagreements().items, fmt)
+        return exporting.disagreements_response(disagreement_selectors.items(), fmt)
     context = disagreement_selectors.page(request.GET.get("page"))
     return TemplateResponse(request, partial(request, "registers/disagreements.html", "results"), context)
 

@@ -209,13 +209,8 @@ class StdioTransport:
                 value = decode(line, record, "a line on stdout")
                 if isinstance(value, dict) and "method" in value:
                     # A notification or a request of the server's own (sampling, elicitation): not ours.
-                    record.notifications.append(value)
-                    record.saw("received", "request", value, limit)
-                    if len(record.notifications) > limit:
+                    if not self._take_server_message(value, record, call):
                         raise ExchangeFailure(f"more than {limit} messages without the response")
-                    if "id" in value and call.answer is not None:
-                        reply = call.answer(value)
-                        record.sent_beside("reply", reply, self.send(reply), limit)
                     continue
                 if not isinstance(value, dict):
                     raise ExchangeFailure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
@@ -265,14 +260,21 @@ class StdioTransport:
                 return
             if not (isinstance(value, dict) and "method" in value):
                 record.saw("received", "late", value, limit)
-                continue
-            record.notifications.append(value)
-            record.saw("received", "request", value, limit)
-            if len(record.notifications) > limit:
+            elif not self._take_server_message(value, record, call):
                 return
-            if "id" in value and call.answer is not None:
-                reply = call.answer(value)
-                record.sent_beside("reply", reply, self.send(reply), limit)
+
+    def _take_server_message(self, value: dict[str, Any], record: Exchange, call: Call) -> bool:
+        """Keep a notification or request the server sent during the call, answering a request
+        with the call's recorded answer; False once there are more than the limit allows."""
+        limit = self.limits.max_events
+        record.notifications.append(value)
+        record.saw("received", "request", value, limit)
+        if len(record.notifications) > limit:
+            return False
+        if "id" in value and call.answer is not None:
+            reply = call.answer(value)
+            record.sent_beside("reply", reply, self.send(reply), limit)
+        return True
 
     def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
         record.sent_beside("later", message, self.send(message, headers), self.limits.max_events)
