@@ -3,7 +3,9 @@
     .venv/bin/python bench/bench_probes.py [--repeat N]
 
 - wall time of a full run (every fixture scenario × 5 revisions) on the built-in target (stdio),
-  on the fixture over HTTP, and through mcp-proxy (a stateful proxy) when .venv-peers has it;
+  on the fixture over HTTP, and through mcp-proxy (a stateful proxy) when .venv-peers has it, with
+  the default repetition of timing-sensitive cells (probes.tries.DEFAULT_TRIES) and with one try,
+  so what repetition costs is printed beside it;
 - the wire client's median overhead per exchange over a raw socket doing the same request;
 - the official conformance suite's pass (against the fixture, then through mcp-proxy), wall time.
 """
@@ -33,6 +35,7 @@ from comparison.probes.http_transport import HttpTransport  # noqa: E402
 from comparison.probes.revisions import REVISIONS  # noqa: E402
 from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
 from comparison.probes.scenarios import FIXTURE  # noqa: E402
+from comparison.probes.tries import DEFAULT_TRIES  # noqa: E402
 from comparison.probes.wire import WireClient  # noqa: E402
 from tests.processes import FIXTURE_STDIO, mcp_proxy_command  # noqa: E402
 
@@ -63,10 +66,17 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
-def full_run(spec: TargetSpec) -> tuple[float, int]:
+def full_run(spec: TargetSpec, tries: int = DEFAULT_TRIES) -> tuple[float, int]:
     started = time.perf_counter()
-    outcomes = run_probe(spec, scenarios=list(FIXTURE), revisions_=list(REVISIONS))
+    outcomes = run_probe(spec, scenarios=list(FIXTURE), revisions_=list(REVISIONS), tries=tries)
     return time.perf_counter() - started, len(outcomes)
+
+
+def both_runs(what: str, spec: TargetSpec) -> None:
+    """The full run with the default tries, then with one, printed as one line."""
+    seconds, n = full_run(spec)
+    single, _ = full_run(spec, tries=1)
+    print(f"full run, {what}: {n} results in {seconds:.2f} s with {DEFAULT_TRIES} tries ({single:.2f} s with 1)")
 
 
 def raw_call(port: int, session: str, body: bytes) -> None:
@@ -120,15 +130,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=50)
     args = parser.parse_args()
-    seconds, n = full_run(builtin_fixture())
-    print(f"full run, built-in fixture (stdio, forked sessions): {n} results in {seconds:.2f} s")
+    full_run(builtin_fixture(), tries=1)  # the fork server starts once, outside the numbers
+    both_runs("built-in fixture (stdio, forked sessions)", builtin_fixture())
 
     port = free_port()
     fixture = start([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port)
     try:
         url = f"http://127.0.0.1:{port}/mcp"
-        seconds, n = full_run(TargetSpec("fixture", "http", url=url, upstream="fixture"))
-        print(f"full run, fixture over Streamable HTTP: {n} results in {seconds:.2f} s")
+        both_runs("fixture over Streamable HTTP", TargetSpec("fixture", "http", url=url, upstream="fixture"))
         client = WireClient(HttpTransport(url))
         client.open("2025-11-25")
         wire = []
@@ -169,8 +178,7 @@ def main() -> None:
     proxy = start(mcp_proxy_command(port, *FIXTURE_STDIO), port)
     try:
         spec = TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
-        seconds, n = full_run(spec)
-        print(f"full run through mcp-proxy 0.13.0 (stateful): {n} results in {seconds:.2f} s")
+        both_runs("through mcp-proxy 0.13.0 (stateful)", spec)
         if conformance_run.installed():
             started = time.perf_counter()
             rows, status = conformance_run.compare_target(spec.url, "http")

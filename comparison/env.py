@@ -85,6 +85,11 @@ SCHEDULE_KEEP_RUNS = int(text("MCP_COMPARE_SCHEDULE_KEEP_RUNS", "100"))
 STDIO_PARALLEL = int(text("MCP_COMPARE_STDIO_PARALLEL", "5"))
 if STDIO_PARALLEL < 1:
     raise ValueError(f"MCP_COMPARE_STDIO_PARALLEL={STDIO_PARALLEL}: expected 1 or more")
+#: How many times a timing-sensitive cell (notifications, progress, cancellation, streams) is played
+#: in a run when the run does not say (probes.tries explains the default of 3).
+PROBE_TRIES = int(text("MCP_COMPARE_PROBE_TRIES", "3"))
+if not 1 <= PROBE_TRIES <= 10:
+    raise ValueError(f"MCP_COMPARE_PROBE_TRIES={PROBE_TRIES}: expected 1 to 10")
 #: SQLite: seconds a statement waits for another writer before "database is locked".
 SQLITE_BUSY_TIMEOUT = seconds("MCP_COMPARE_SQLITE_BUSY_TIMEOUT", 20)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
@@ -196,6 +197,11 @@ class ProbeRun(models.Model):
     conformance = models.BooleanField(
         default=False, help_text="Also run the official conformance suite, directly and through the target."
     )
+    tries = models.PositiveSmallIntegerField(
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text="How many times each timing-sensitive cell (notifications, progress, cancellation) is played.",
+    )
     #: The conformance pass: {"status": why it did not run ("" when it did), "rows": [conformance.Row]}.
     conformance_results = models.JSONField(default=dict, blank=True, editable=False)
     done = models.PositiveIntegerField(default=0)
@@ -274,6 +280,8 @@ class ProbeResult(models.Model):
         default=dict, blank=True, help_text="Per host: does it get through the proxy what the upstream sends?"
     )
     exchanges = models.JSONField(default=list)
+    #: Each try of a timing-sensitive cell: [{"try", "verdict", "findings", "exchanges"}]; [] for one.
+    tries = models.JSONField(default=list, blank=True)
     duration_ms = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 

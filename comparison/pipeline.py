@@ -16,17 +16,22 @@ from registers.vocabulary import ProbeVerdict
 from .probes.compare import describe
 
 #: Worse to the right: a cell regresses when its verdict moves right of the baseline's.
+#: "Not compared" (nothing to compare with) is no worse than as expected; "intermittent" is its own
+#: verdict, worse than a change, better than a loss every time.
 RANK = {
     ProbeVerdict.AS_EXPECTED: 0,
+    ProbeVerdict.NOT_COMPARED: 0,
     ProbeVerdict.INVALID: 1,
     ProbeVerdict.CHANGED: 2,
-    ProbeVerdict.REFUSED: 3,
-    ProbeVerdict.LOST: 3,
-    ProbeVerdict.NOT_TESTABLE: 4,
-    ProbeVerdict.FAILED: 5,
+    ProbeVerdict.INTERMITTENT: 3,
+    ProbeVerdict.REFUSED: 4,
+    ProbeVerdict.LOST: 4,
+    ProbeVerdict.NOT_TESTABLE: 5,
+    ProbeVerdict.FAILED: 6,
 }
-#: Verdicts that fail a test case: the proxy changed, refused or lost what the upstream sent.
-FAILING = (ProbeVerdict.CHANGED, ProbeVerdict.REFUSED, ProbeVerdict.LOST)
+#: Verdicts that fail a test case: the proxy changed, refused or lost what the upstream sent (in
+#: every try, or in some).
+FAILING = (ProbeVerdict.CHANGED, ProbeVerdict.REFUSED, ProbeVerdict.LOST, ProbeVerdict.INTERMITTENT)
 BASELINE_LINE = re.compile(r"^\s*(?P<scenario>[\w.-]+)@(?P<revision>\d{4}-\d{2}-\d{2})\s*:\s*(?P<verdict>[a-z ]+?)\s*$")
 
 
@@ -76,6 +81,9 @@ def junit_xml(
         if expected and verdict != ProbeVerdict.AS_EXPECTED and RANK[verdict] <= RANK[expected]:
             skipped += 1
             ET.SubElement(case, "skipped", message=f"expected by the baseline: {expected}").text = detail
+        elif verdict == ProbeVerdict.NOT_COMPARED:
+            skipped += 1
+            ET.SubElement(case, "skipped", message="not compared: nothing to compare the answer with").text = detail
         elif verdict in (ProbeVerdict.FAILED, ProbeVerdict.NOT_TESTABLE):
             errors += 1
             ET.SubElement(case, "error", message=detail[:1000], type=str(verdict)).text = detail

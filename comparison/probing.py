@@ -33,6 +33,7 @@ from .probes.control import CANCELLED, RunControl
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, applicable, run_probe
 from .probes.scenarios import suite
+from .probes.tries import MAX_TRIES
 from .retention import prune_scheduled_runs
 from .run_changes import record_changes
 
@@ -100,6 +101,7 @@ def start_run(
     real_host: bool = False,
     conformance: bool = False,
     schedule=None,
+    tries: int | None = None,
 ) -> ProbeRun:
     if not target.enabled:
         raise RunRefused(f"{target} is disabled")
@@ -120,6 +122,7 @@ def start_run(
                 real_host=real_host and real_lane.available(),
                 conformance=conformance,
                 schedule=schedule,
+                tries=max(1, min(tries or settings.PROBE_TRIES, MAX_TRIES)),
             )
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None
@@ -304,6 +307,7 @@ def execute_run(run_id: int) -> None:
                 parallel=settings.STDIO_PARALLEL if run.target.transport == "stdio" else 1,
                 control=control,
                 while_served=(lambda: still_ours() and _conformance_lane(run, redactor)) if run.conformance else None,
+                tries=run.tries,
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
@@ -337,27 +341,21 @@ def execute_run(run_id: int) -> None:
     retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
 
 
+#: The fields of a stored result that come as they are from the outcome's `as_dict()`.
+RESULT_FIELDS = (
+    "scenario", "rows", "method", "requested_revision", "verdict", "failure", "response", "findings", "diff",
+    "diff_against", "host_views", "dpcter", "interop", "exchanges", "duration_ms",
+)  # fmt: skip
+
+
 def _save_result(run: ProbeRun, data: dict) -> None:
     with transaction.atomic():
         ProbeResult.objects.create(
             run=run,
-            scenario=data["scenario"],
             family=data.get("family", ""),
-            rows=data["rows"],
-            method=data["method"],
-            requested_revision=data["requested_revision"],
             negotiated_revision=data["negotiated_revision"][:20],
-            verdict=data["verdict"],
-            failure=data["failure"],
-            response=data["response"],
-            findings=data["findings"],
-            diff=data["diff"],
-            diff_against=data["diff_against"],
-            host_views=data["host_views"],
-            dpcter=data["dpcter"],
-            interop=data["interop"],
-            exchanges=data["exchanges"],
-            duration_ms=data["duration_ms"],
+            tries=data.get("tries") or [],
+            **{name: data[name] for name in RESULT_FIELDS},
         )
         ProbeRun.objects.filter(pk=run.pk).update(
             done=ProbeResult.objects.filter(run=run).count(), heartbeat_at=timezone.now()

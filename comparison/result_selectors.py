@@ -11,7 +11,7 @@ from pygments.lexers import JsonLexer
 
 from registers.vocabulary import HOST_NAMES, HOSTS, PROBE_VERDICTS, ProbeVerdict
 
-from .hosts import protocol
+from .hosts import change_kinds, protocol
 from .hosts.present import PresentedView
 from .models import ProbeResult
 from .probes import families, sequence
@@ -42,7 +42,23 @@ def result_page(result: ProbeResult) -> dict:
         "host_aspect": protocol.aspect(result.scenario),
         "sequence": sequence.lines(result.exchanges),
         "upstream_report": json_html(report) if (report := sequence.upstream_report(result.exchanges)) else "",
+        "proxy_findings": [_with_kind(f) for f in result.findings if isinstance(f, dict) and "verdict" in f],
+        "revision_findings": [f for f in result.findings if isinstance(f, dict) and "verdict" not in f],
+        "tries": [
+            {
+                **attempt,
+                "findings": [_with_kind(f) for f in attempt.get("findings") or [] if isinstance(f, dict)],
+                "sequence": sequence.lines(attempt.get("exchanges") or []),
+            }
+            for attempt in result.tries
+            if isinstance(attempt, dict)
+        ],
     }
+
+
+def _with_kind(finding: dict) -> dict:
+    """A finding with the title of the kind of change it names (change_kinds), when it names one."""
+    return {**finding, "kind_title": change_kinds.title(finding["kind"])} if finding.get("kind") else finding
 
 
 def host_lines(scored: dict) -> list[dict]:
@@ -61,6 +77,7 @@ def host_outcomes(result: ProbeResult) -> list:
         result.negotiated_revision or result.requested_revision,
         result.verdict,
         expected=PROBE_VERDICTS[0],
-        testable=result.verdict != ProbeVerdict.NOT_TESTABLE,
+        testable=result.verdict not in (ProbeVerdict.NOT_TESTABLE, ProbeVerdict.NOT_COMPARED),
         failed=result.verdict == ProbeVerdict.FAILED,
+        kinds=protocol.finding_kinds(result.findings),
     )

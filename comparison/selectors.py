@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
@@ -94,6 +95,7 @@ def target_page(target: ProbeTarget) -> dict:
         "scenario_groups": family_cells.scenario_groups(suite(target.suite), target.transport),
         "real_host_available": real_lane.available(),
         "conformance_suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
+        "default_tries": settings.PROBE_TRIES,
         "suite_run": suite_run,
         "conformance": conformance_of(
             suite_run, list(suite_run.results.only("scenario", "requested_revision", "verdict"))

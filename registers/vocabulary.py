@@ -226,6 +226,10 @@ class ProbeVerdict(Labelled):
     REFUSED = "refused by proxy"
     #: A prerequisite of the scenario failed, so it could not check what it checks; never green.
     NOT_TESTABLE = "not testable"
+    #: The tries of a timing-sensitive cell disagreed: as expected in some, lost or changed in others.
+    INTERMITTENT = "intermittent"
+    #: Nothing to compare the answer with (no known answer, no upstream probed directly); never green.
+    NOT_COMPARED = "not compared"
 
 
 PROBE_VERDICTS = tuple(ProbeVerdict)

@@ -18,7 +18,14 @@ whatever the upstream's `cacheScope`); and a rewrite of content: is-error (tool 
 `isError: true` and gain `isError: false` where they had none, as a relay that passes results
 through a type with a default does); and timing: late-notifications (a notification the upstream
 sends during a call is passed on LATE_SECONDS after the call's answer, as relays that forward each
-direction on its own task were measured to do, 1–5 ms late).
+direction on its own task were measured to do, 1–5 ms late), every-second-progress (the progress
+of every second call that asks for it is dropped: deterministic, so a test sees "intermittent");
+and what proxies do that is no loss: merge-pages (the relay walks the upstream's pages itself and
+answers a list with one page of everything, without a cursor), decorate-lists (a title invented
+for every tool, a vendor `_meta` on every tool and prompt, `arguments: []` on prompts),
+inject-progress-token (a call without a progress token reaches the upstream with one, and the
+progress it brings is kept from the client), server-info (every 2026-07-28 result gets the
+`io.modelcontextprotocol/serverInfo` `_meta` that revision asks servers to send).
 """
 
 from __future__ import annotations
@@ -47,7 +54,15 @@ LOSSES = (
     "shared-cache",
     "is-error",
     "late-notifications",
+    "every-second-progress",
+    "merge-pages",
+    "decorate-lists",
+    "inject-progress-token",
+    "server-info",
 )
+SERVER_INFO = {"name": "relay", "version": "0.0.1"}
+STATELESS = "2026-07-28"
+VENDOR_META = {"relay.example/seen": True}
 #: How long after a call's answer late-notifications passes on what arrived during the call.
 LATE_SECONDS = 0.005
 #: Notifications the flood sends ahead of every call's answer: over the probe's per-call cap.
@@ -67,6 +82,10 @@ class Relay:
         self.read_uri: dict[object, str] = {}  # client request id → the URI it reads
         self.cache: dict[str, dict] = {}
         self.held: list[dict] = []  # late-notifications: what arrived while a call was open
+        self.calls_with_progress = 0
+        self.dropped_tokens: set[str] = set()  # every-second-progress, inject-progress-token
+        self.walks: dict[str, dict] = {}  # merge-pages: the relay's own page request id → the walk
+        self.stateless_ids: set = set()  # server-info: requests made at 2026-07-28
 
     def to_client(self, message: dict) -> None:
         with self.lock:
@@ -97,6 +116,24 @@ class Relay:
                 self.to_client(
                     {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": step}}
                 )
+        if self.lose == "server-info" and params is not None and "id" in message:
+            if (params.get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion") == STATELESS:
+                self.stateless_ids.add(message["id"])
+        if method in LIST_METHODS and self.lose == "merge-pages" and "id" in message:
+            self.requested.pop(message["id"], None)
+            walk = {"client_id": message["id"], "method": method, "items": [], "first": None, "params": params or {}}
+            self._walk(walk, None)
+            return
+        if method == "tools/call" and params is not None:
+            token = (params.get("_meta") or {}).get("progressToken") if isinstance(params.get("_meta"), dict) else None
+            if token is not None and self.lose == "every-second-progress":
+                self.calls_with_progress += 1
+                if self.calls_with_progress % 2 == 0:
+                    self.dropped_tokens.add(str(token))
+            if token is None and self.lose == "inject-progress-token":
+                injected = f"relay-{message.get('id')}"
+                params.setdefault("_meta", {})["progressToken"] = injected
+                self.dropped_tokens.add(injected)
         if params is not None:
             meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
             if self.lose == "cursor" and method in LIST_METHODS:
@@ -114,8 +151,37 @@ class Relay:
                 params["capabilities"] = TOLD_CAPABILITIES
         self.to_upstream(message)
 
+    def _walk(self, walk: dict, cursor: str | None) -> None:
+        """merge-pages: ask the upstream for the next page under an id of the relay's own."""
+        own_id = f"relay-walk-{len(self.walks) + 1}"
+        self.walks[own_id] = walk
+        params = {**walk["params"], "cursor": cursor} if cursor else dict(walk["params"])
+        self.to_upstream({"jsonrpc": "2.0", "id": own_id, "method": walk["method"], "params": params})
+
+    def _walked(self, walk: dict, message: dict) -> None:
+        result = message.get("result") if isinstance(message.get("result"), dict) else None
+        if result is None:  # an error on some page: the client gets it as it came
+            self.to_client({**message, "id": walk["client_id"]})
+            return
+        key = next((k for k, v in result.items() if isinstance(v, list)), None)
+        walk["first"] = walk["first"] or result
+        walk["items"] += result.get(key, []) if key else []
+        if result.get("nextCursor") and len(walk["items"]) < 10_000:
+            self._walk(walk, result["nextCursor"])
+            return
+        merged = {k: v for k, v in walk["first"].items() if k != "nextCursor"}
+        if key:
+            merged[key] = walk["items"]
+        self.to_client({"jsonrpc": "2.0", "id": walk["client_id"], "result": merged})
+
     def from_upstream(self, message: dict) -> None:
         method = message.get("method")
+        if "id" in message and not method and message["id"] in self.walks:
+            self._walked(self.walks.pop(message["id"]), message)
+            return
+        if method == "notifications/progress" and isinstance(message.get("params"), dict):
+            if str(message["params"].get("progressToken")) in self.dropped_tokens:
+                return
         if method and "id" not in message and self.lose == "notifications":
             return
         if method and "id" not in message and self.lose == "late-notifications" and self.requested:
@@ -133,8 +199,19 @@ class Relay:
             asked = self.requested.pop(message["id"], "")
             if self.lose == "next-cursor" and asked in LIST_METHODS:
                 result.pop("nextCursor", None)
+            if message["id"] in self.stateless_ids:
+                self.stateless_ids.discard(message["id"])
+                result.setdefault("_meta", {}).setdefault("io.modelcontextprotocol/serverInfo", SERVER_INFO)
             if self.lose == "is-error" and asked == "tools/call":
                 result["isError"] = False
+            if self.lose == "decorate-lists" and asked in ("tools/list", "prompts/list"):
+                for item in result.get("tools") or result.get("prompts") or []:
+                    if isinstance(item, dict):
+                        item["_meta"] = {**(item.get("_meta") or {}), **VENDOR_META}
+                        if asked == "tools/list":
+                            item.setdefault("title", str(item.get("name", "")).replace("-", " ").title())
+                        else:
+                            item.setdefault("arguments", [])
             if self.lose == "hints":
                 result.pop("ttlMs", None)
                 result.pop("cacheScope", None)

@@ -88,6 +88,8 @@ def test_targets_runs_results_and_comparisons(loaded, client):
         "lost by proxy": 0,
         "refused by proxy": 0,
         "not testable": 0,
+        "intermittent": 0,
+        "not compared": 0,
     }
     assert summary["interop"]["overall"] == {"same": 2, "scored": 2, "percent": 100.0}
     detail = get(client, f"/api/v1/runs/{run.pk}/")

@@ -94,7 +94,8 @@ def pid_file(tmp_path):
 def test_an_orphaning_stdio_target_is_ended_whole_and_the_run_ends(pid_file):
     spec = TargetSpec("orphaning", "stdio", command=stubborn("--stdio", "--orphan"), env=pid_env(pid_file))
     outcomes, _ = run_bounded(spec=spec, scenarios=calls(3), revisions_=[REVISION, "2025-11-25"])
-    assert [o.verdict for o in outcomes] == ["as expected"] * 6, [o.failure for o in outcomes]
+    # No upstream to compare with: answered, and never called "as expected".
+    assert [o.verdict for o in outcomes] == ["not compared"] * 6, [o.failure for o in outcomes]
     started = pids(pid_file)
     # Per revision: the server and its grandchild that left the session.
     assert len(started) == 4, started

@@ -68,18 +68,22 @@ def check_the_comparison_page_over_the_three_runs(three_runs, client):
     html = client.get(f"/probes/compare/?{query}").content.decode()
     # 15 scored cells a run (tools-list has no known answer to compare with). Through mcp-proxy every
     # host gets the upstream's answer only for is-error (isError already true) and prompt-multi.
-    assert scores(html) == [("100.0%", "15/15"), ("40.0%", "6/15"), ("100.0%", "15/15")]
+    # tools-list is compared with the fixture probed directly (3 cells more), and a host is scored only
+    # at revisions it negotiates (mcp-proxy's isError at 2025-11-25 changes nothing for lootbox).
+    assert scores(html) == [("100.0%", "18/18"), ("61.1%", "11/18"), ("100.0%", "18/18")]
     per_host = dict.fromkeys(("opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx"), "")
     for host in per_host:
         per_host[host] = re.findall(rf'<td data-host="{host}" data-run="\d+">([^<]*)', html)[1].strip()
     # opencode loses only the rpc-error cells (a result instead of a thrown error); a lootbox script
-    # also sees isError: false on text and image; Cloudflare and mcpx hand on image results whole.
+    # also sees isError: false on text and image, but only at 2025-06-18 (it never negotiates a later
+    # revision, and mcp-proxy answers 2026-07-28 with 2025-11-25); Cloudflare and mcpx hand on image
+    # results whole. tools-list is scored for every host (the same list, as the upstream sent it).
     assert per_host == {
-        "opencode-v1": "80.0% (12/15)",
-        "opencode-v2": "80.0% (12/15)",
-        "lootbox": "25.0% (3/12)",
-        "cloudflare": "50.0% (6/12)",
-        "mcpx": "60.0% (9/15)",
+        "opencode-v1": "83.3% (15/18)",
+        "opencode-v2": "83.3% (15/18)",
+        "lootbox": "80.0% (12/15)",
+        "cloudflare": "60.0% (9/15)",
+        "mcpx": "66.7% (12/18)",
     }
     cells = html[html.index('id="compare-cells"') :]
     text_line = re.search(r"<tr[^>]*><td>[^<]*<code>text</code></td><td>2025-06-18</td>(.*?)</tr>", cells, re.S).group(
@@ -94,7 +98,8 @@ def check_the_comparison_page_over_the_three_runs(three_runs, client):
     error_line = re.search(
         r"<tr[^>]*><td>[^<]*<code>rpc-error</code></td><td>2025-11-25</td>(.*?)</tr>", cells, re.S
     ).group(1)
-    assert "differs for opencode-v1, opencode-v2, lootbox, cloudflare, mcpx" in error_line.split("</td><td>")[1]
+    # lootbox never negotiates 2025-11-25: nothing there differs for it.
+    assert "differs for opencode-v1, opencode-v2, cloudflare, mcpx" in error_line.split("</td><td>")[1]
     assert "<code>error removed</code>" in error_line
     assert "<code>result added</code>" in error_line
     assert html.count("<svg") == 3
@@ -109,8 +114,8 @@ def check_the_comparison_exports_say_what_the_page_says(three_runs, client):
     _, runs = three_runs
     query = "&".join(f"run={run.pk}" for run in runs)
     data = json.loads(client.get(f"/probes/compare/?{query}&format=json").content)
-    assert [r["interop"]["overall"]["percent"] for r in data["runs"]] == [100.0, 40.0, 100.0]
-    assert [r["interop"]["hosts"]["lootbox"]["percent"] for r in data["runs"]] == [100.0, 25.0, 100.0]
+    assert [r["interop"]["overall"]["percent"] for r in data["runs"]] == [100.0, 61.1, 100.0]
+    assert [r["interop"]["hosts"]["lootbox"]["percent"] for r in data["runs"]] == [100.0, 80.0, 100.0]
     assert [r["counts"]["changed by proxy"] for r in data["runs"]] == [0, 9, 0], "text, image, rpc-error × 3"
     proxy_output = [r["dpcter"][0]["consumers"]["proxy output"] for r in data["runs"]]
     assert [p["total"] for p in proxy_output] == [6, 6, 6]
@@ -122,7 +127,7 @@ def check_the_comparison_exports_say_what_the_page_says(three_runs, client):
         "invalid for revision",
     }
     markdown = client.get(f"/probes/compare/?{query}&format=md").content.decode()
-    assert "| interop (every host) | 100.0% (15/15) | 40.0% (6/15) | 100.0% (15/15) |" in markdown
+    assert "| interop (every host) | 100.0% (18/18) | 61.1% (11/18) | 100.0% (18/18) |" in markdown
     report = client.get(f"/probes/compare/?{query}&format=html")
     assert report["Content-Disposition"].endswith('.html"')
     assert report.content.count(b"<svg") == 3
@@ -141,7 +146,7 @@ def check_the_comparison_keeps_its_queries_constant(three_runs, client):
 def check_the_target_page_shows_each_runs_score_and_the_trend(three_runs, client):
     targets, runs = three_runs
     html = client.get(f"/probes/targets/{targets[1].pk}/").content.decode()
-    assert '<td class="score">40.0% (6/15)</td>' in html
+    assert '<td class="score">61.1% (11/18)</td>' in html
     assert "Interop score over this target" in html
     listing = client.get("/probes/").content.decode()
     link = re.search(r'id="compare-latest" href="([^"]+)"', listing).group(1).replace("&amp;", "&")

@@ -214,6 +214,7 @@ AFFECTED = {
     "cache-list": set(),
     "cache-read": set(),
     "cache-private": EVERY_HOST,
+    "told-sessions": set(),
 }
 
 
@@ -324,7 +325,10 @@ def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_c
     assert progress.family == "progress"
     detail = client.get(progress.get_absolute_url()).content.decode()
     assert "The exchange as a sequence" in detail
-    assert detail.count("<code>notifications/progress</code>") == 3
+    tries, played = detail.split("Every try</h2>")[1].split('id="sequence-h"')
+    assert played.count("<code>notifications/progress</code>") == 3, "the first try's sequence"
+    assert tries.count('data-try="') == 3, "every try of a timing-sensitive cell, kept"
+    assert tries.count("<code>notifications/progress</code>") == 9
     assert "The upstream&#x27;s account" in detail or "The upstream's account" in detail
     report = detail.split("account</h3>")[1]
     assert "&quot;sent&quot;" in report, "the upstream's report, highlighted"
@@ -406,7 +410,16 @@ def test_the_probe_command_fails_on_a_loss_and_says_which():
     out = StringIO()
     with pytest.raises(CommandError) as caught:
         call_command(
-            "probe", "--command", command, "--revisions", "2025-11-25", "--scenarios", "progress", "text", stdout=out
+            "probe",
+            "--command",
+            command,
+            "--upstream-fixture",
+            "--revisions",
+            "2025-11-25",
+            "--scenarios",
+            "progress",
+            "text",
+            stdout=out,
         )
     assert caught.value.returncode == 1, "a proxy that loses progress breaks the build"
     assert (

@@ -18,9 +18,10 @@ from comparison import failures
 from comparison.hosts import mcpx, prompt_views, tool_views
 from comparison.hosts.present import PresentedView, present
 from comparison.probes import jsonsafe, revisions
+from comparison.probes.diffing import diff
 from comparison.probes.exchange import Exchange, Limits
 from comparison.probes.http_transport import HttpTransport
-from comparison.probes.runner import VERDICTS, ProbeOutcome, TargetSpec, assess, diff
+from comparison.probes.runner import VERDICTS, ProbeOutcome, TargetSpec, assess
 from comparison.probes.scenarios import Scenario, suite
 from comparison.probes.stdio_transport import StdioTransport
 from comparison.reports import spreadsheet_safe

@@ -200,7 +200,7 @@ def test_a_compared_cell_says_why_it_failed_and_counts_per_verdict():
     assert (column.target, column.counts) == (
         "T",
         {"as expected": 0, "changed by proxy": 1, "invalid for revision": 1, "failed to probe": 1,
-         "lost by proxy": 0, "refused by proxy": 0, "not testable": 0},
+         "lost by proxy": 0, "refused by proxy": 0, "not testable": 0, "intermittent": 0, "not compared": 0},
     )  # fmt: skip
     assert column.score.overall.as_dict() == {"same": 2, "scored": 3, "percent": 66.7}, "the failed cell counts"
     assert column.score.valid.as_dict() == {"same": 1, "scored": 2, "percent": 50.0}

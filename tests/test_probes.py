@@ -11,7 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from comparison.probes import revisions
-from comparison.probes.runner import AS_EXPECTED, CHANGED, INVALID, TargetSpec, builtin_fixture, diff, run_probe
+from comparison.probes.diffing import diff
+from comparison.probes.runner import AS_EXPECTED, CHANGED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import FIXTURE, expected_fixture_response
 from tests.processes import free_port, listening_addresses, server
 

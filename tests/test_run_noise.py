@@ -23,6 +23,30 @@ def test_a_rerun_of_an_unchanged_target_changes_no_cell():
     assert again.changes == []
 
 
+@pytest.mark.django_db
+def test_a_rerun_of_an_unchanged_http_target_changes_no_cell():
+    """Over HTTP too: session ids the server hands out, and the sessions the upstream saw, are no change."""
+    import sys
+
+    from comparison.models import ProbeTarget
+    from comparison.probes.launch import free_port
+
+    port = free_port()
+    target = ProbeTarget.objects.create(
+        name="fixture over HTTP",
+        transport="http",
+        url=f"http://127.0.0.1:{port}/mcp",
+        launch=[sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)],
+        upstream="fixture",
+    )
+    first = start_run(target=target, revisions=[], scenarios=[])
+    again = start_run(target=target, revisions=[], scenarios=[])
+    first.refresh_from_db()
+    again.refresh_from_db()
+    assert (first.status, again.status) == ("done", "done")
+    assert again.changes == []
+
+
 def report(**fields) -> dict:
     text = json.dumps({"mcp-compare fixture report": fields})
     return {"result": {"content": [{"type": "text", "text": text}]}}
@@ -38,3 +62,4 @@ def test_volatile_values_are_set_aside_and_a_real_change_is_named_by_its_field()
     assert change.status == CHANGED
     assert [d["path"] for d in change.differences] == ["result.content[0].text.mcp-compare fixture report.sent"]
     assert steady("session process-7944 of abcdef012345-2026-07-28-x") == "session process-<pid> of <run>-2026-07-28-x"
+    assert steady({"headers": {"mcp-session-id": "0a4cf2e1813f"}}) == {"headers": {"mcp-session-id": "<varies>"}}

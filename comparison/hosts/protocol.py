@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registers.vocabulary import HOST_NAMES, HOSTS, REVISIONS
+from registers.vocabulary import HOST_NAMES, HOSTS, REVISIONS, ProbeVerdict
 
+from . import change_kinds
 from .reactions import BEHAVIOUR, EVERYBODY, NEWEST, NOBODY, NOT_MODELLED, SAME_ASPECT, Reaction, ignoring, using
 
 __all__ = [
@@ -62,15 +63,25 @@ def negotiates(host: str, revision: str) -> bool:
 
 
 def outcomes(
-    scenario_key: str, revision: str, verdict: str, *, expected: str, testable: bool = True, failed: bool = False
+    scenario_key: str,
+    revision: str,
+    verdict: str,
+    *,
+    expected: str,
+    testable: bool = True,
+    failed: bool = False,
+    kinds: tuple[str, ...] = (),
 ) -> list[HostOutcome]:
     """What each host would see of one cell: `verdict` is the cell's, `expected` the vocabulary's
     "as expected"; a cell not testable is scored for nobody, a failed one (the proxy answered
-    nothing usable) counts against every host that negotiates the revision."""
+    nothing usable) counts against every host that negotiates the revision. `kinds` are the kinds
+    of change the cell's findings name (change_kinds): when every finding names one, what each kind
+    does to a host decides, not whether the host uses the message."""
     found = []
     for host in HOSTS:
         react = reaction(host, scenario_key)
         label = HOST_NAMES[host]
+        by_kind = change_kinds.impact(kinds, host, aspect(scenario_key)) if kinds else None
         if not testable:
             found.append(HostOutcome(host, label, UNSCORED, "the probe could not test it", react.source))
         elif not negotiates(host, revision):
@@ -81,6 +92,9 @@ def outcomes(
             found.append(HostOutcome(host, label, AFFECTED, "the exchange failed through the proxy", ""))
         elif verdict == expected:
             found.append(HostOutcome(host, label, EXPECTED, react.does or "gets what the upstream sent", react.source))
+        elif by_kind is not None:
+            status = AFFECTED if by_kind.affected else UNAFFECTED
+            found.append(HostOutcome(host, label, status, by_kind.says, react.source))
         elif react.uses:
             found.append(HostOutcome(host, label, AFFECTED, react.if_lost, react.source))
         else:
@@ -88,13 +102,29 @@ def outcomes(
     return found
 
 
-def interop(scenario_key: str, revision: str, verdict: str, *, expected: str, testable: bool = True) -> dict[str, bool]:
+def interop(
+    scenario_key: str,
+    revision: str,
+    verdict: str,
+    *,
+    expected: str,
+    testable: bool = True,
+    kinds: tuple[str, ...] = (),
+) -> dict[str, bool]:
     """{host: gets through the proxy what it gets from the upstream}, only for hosts scored."""
     return {
         item.host: item.status != AFFECTED
-        for item in outcomes(scenario_key, revision, verdict, expected=expected, testable=testable)
+        for item in outcomes(scenario_key, revision, verdict, expected=expected, testable=testable, kinds=kinds)
         if item.status != UNSCORED
     }
+
+
+def finding_kinds(findings: list[dict]) -> tuple[str, ...]:
+    """The kinds a cell's findings name, when every finding that is not "as expected" names one
+    (else (): a plain loss or change, read by whether each host uses the message)."""
+    telling = [f for f in findings if isinstance(f, dict) and f.get("verdict") != ProbeVerdict.AS_EXPECTED]
+    kinds = tuple(dict.fromkeys(str(f.get("kind") or "") for f in telling))
+    return kinds if telling and all(kinds) else ()
 
 
 @dataclass(frozen=True)

@@ -326,6 +326,7 @@ NOBODY = {
     "cache-list": "no host read here looks at caching hints",
     "cache-read": "no host read here looks at caching hints",
     "session-delete": "no host read here ends its session with DELETE",
+    "told-sessions": "a host's own session is the same whatever other sessions a proxy opens upstream",
 }
 #: Aspects that change what every host gets, whatever the host does.
 EVERYBODY = {

@@ -199,9 +199,9 @@ def summary(rows: list[dict[str, Any]], status: str = "") -> Summary:
 
 
 #: Our verdicts that say the proxy lost, refused or changed something: the suite's "lost".
-_OURS_LOST = {V.LOST, V.REFUSED, V.CHANGED}
+_OURS_LOST = {V.LOST, V.REFUSED, V.CHANGED, V.INTERMITTENT}
 #: Our verdicts that say nothing about the proxy.
-_OURS_SILENT = {V.NOT_TESTABLE, V.FAILED}
+_OURS_SILENT = {V.NOT_TESTABLE, V.FAILED, V.NOT_COMPARED}
 
 
 def disagreements(rows: list[dict[str, Any]], ours: dict[str, str]) -> list[str]:

@@ -104,6 +104,18 @@ class Call:
     later: tuple[tuple[float, dict[str, Any], dict[str, str]], ...] = ()
     wait: float | None = None
     settle: float = 0.0
+    #: (the answer, every message of the call so far) → whether all that the call expects has
+    #: arrived: the settle time ends early then (a faithful proxy costs no settle time); None
+    #: waits the whole settle time.
+    until: Callable[[dict[str, Any] | None, list[dict[str, Any]]], bool] | None = None
+
+    def settled(self, response: dict[str, Any] | None, messages: list[Any]) -> bool:
+        if self.until is None:
+            return False
+        try:
+            return bool(self.until(response, [m for m in messages if isinstance(m, dict)]))
+        except Exception:  # an answer of an odd shape: wait the whole settle time
+            return False
 
 
 class ExchangeFailure(Exception):

@@ -10,8 +10,8 @@ from typing import Any
 from comparison.hosts import protocol
 from registers.vocabulary import REVISIONS, ProbeVerdict
 
-from . import families
-from .families.base import Played, Scenario, worst
+from . import families, tries
+from .families.base import Finding, Played, Scenario, worst
 
 logger = logging.getLogger(__name__)
 
@@ -35,25 +35,58 @@ def plays(scenario: Scenario) -> bool:
     return family is not None and family.play is not None
 
 
-def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any) -> Any:
-    """A family scenario's cell: its messages in order, what its assessment found, the verdict of
-    the worst finding, and which hosts it changes anything for (comparison.hosts.protocol)."""
+def repeats(scenario: Scenario) -> bool:
+    """Whether the scenario's outcome can depend on timing, so it is played more than once."""
+    family = families.family_of(scenario)
+    return family is not None and family.timing
+
+
+def compares(scenario: Scenario) -> bool:
+    """Whether its assessment compares with the same scenario played against the upstream directly."""
+    family = families.family_of(scenario)
+    return family is not None and family.compared
+
+
+def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any, reference: Played | None = None) -> Any:
+    """A family scenario's cell: its messages in order, what its assessment found (over every try
+    of a timing-sensitive cell, probes.tries), its verdict, and which hosts it changes anything
+    for (comparison.hosts.protocol)."""
     scenario, revision = outcome.scenario, outcome.requested
+    attempts = found.tries.get(scenario.key) or ([played] if played is not None else [])
     outcome.exchanges = found.opening + ([e.as_dict() for e in played.exchanges] if played else [])
-    if found.failure or played is None or not played.ok:
+    made = [attempt for attempt in attempts if attempt.ok]
+    if found.failure or not made:
         outcome.failure = found.failure or found.skipped.get(scenario.key) or (played.failure if played else "not sent")
         return outcome
-    outcome.duration_ms = sum(e.duration_ms for e in played.exchanges)
+    outcome.duration_ms = sum(e.duration_ms for attempt in attempts for e in attempt.exchanges)
     outcome.response = played.exchanges[-1].response if played.exchanges else None
     family = families.family_of(scenario)
-    try:
-        findings = family.assess(scenario, played, outcome.negotiated or revision)
-    except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
-        logger.exception("could not assess %s at %s", scenario.key, revision)
-        outcome.failure = f"mcp-compare could not assess this scenario: {type(error).__name__}: {error}"[:500]
-        return outcome
+    tried = []
+    for attempt in attempts:
+        if not attempt.ok:
+            tried.append([Finding(ProbeVerdict.FAILED, scenario.key, attempt.failure)])
+            continue
+        if reference is not None and reference.ok:
+            attempt.notes["reference"] = reference.notes
+        try:
+            tried.append(family.assess(scenario, attempt, outcome.negotiated or revision))
+        except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
+            logger.exception("could not assess %s at %s", scenario.key, revision)
+            outcome.failure = f"mcp-compare could not assess this scenario: {type(error).__name__}: {error}"[:500]
+            return outcome
+    verdict, findings = tries.combine(tried)
     outcome.findings = [finding.as_dict() for finding in findings]
-    outcome.assessed = worst(findings)
+    outcome.assessed = verdict
+    if len(attempts) > 1:
+        outcome.tries = [
+            {
+                "try": number,
+                "verdict": worst(found_in_try),
+                "findings": [finding.as_dict() for finding in found_in_try],
+                "exchanges": [e.as_dict() for e in attempt.exchanges],
+            }
+            for number, (attempt, found_in_try) in enumerate(zip(attempts, tried, strict=True), start=1)
+        ]
     outcome.diff_against = "what the fixture sent and received"
     if spec.upstream == "fixture":
         outcome.interop = protocol.interop(
@@ -61,7 +94,8 @@ def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any) -
             outcome.negotiated or revision,
             outcome.assessed,
             expected=ProbeVerdict.AS_EXPECTED,
-            testable=outcome.assessed != ProbeVerdict.NOT_TESTABLE,
+            testable=outcome.assessed not in (ProbeVerdict.NOT_TESTABLE, ProbeVerdict.NOT_COMPARED),
+            kinds=protocol.finding_kinds(outcome.findings),
         )
     return outcome
 

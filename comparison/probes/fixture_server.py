@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from registers.vocabulary import Revision as R
 
 from . import fixture_conformance, fixture_journal
-from .families import caching, cancellation, changes, fixture_tools, pagination
+from .families import caching, cancellation, changes, fixture_tools, pagination, upstream_told
 from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
 
@@ -218,6 +218,13 @@ async def set_logging_level(ctx, params) -> types.EmptyResult:
 async def raw_tool_results(ctx, call_next):
     """Answer tools/call with the fixture's dict as is (or raise its JSON-RPC error); a family's
     tool runs against the request (families.base.Upstream); cancels are journalled."""
+    if ctx.method == "initialize" and isinstance(ctx.params, dict):
+        answer = await call_next(ctx)
+        client = ctx.params.get("clientInfo") if isinstance(ctx.params.get("clientInfo"), dict) else {}
+        connection = getattr(ctx.session, "_connection", None)
+        session = getattr(connection, "session_id", None) or f"process-{os.getpid()}"
+        upstream_told.session_opened(session, str(client.get("name", "")), str(ctx.params.get("protocolVersion", "")))
+        return answer
     if ctx.method == "notifications/cancelled" and isinstance(ctx.params, dict):
         cancellation.cancel_received(SdkUpstream(ctx), ctx.params)
         return await call_next(ctx)
@@ -291,6 +298,19 @@ def serve_stdio() -> None:
     anyio.run(run_stdio)
 
 
+def recording_get_streams(app):
+    """The HTTP app, noting which sessions open a GET stream (families.upstream_told)."""
+
+    async def recording(scope, receive, send):
+        if scope.get("type") == "http" and scope.get("method") == "GET":
+            headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+            if headers.get("mcp-session-id"):
+                upstream_told.stream_opened(headers["mcp-session-id"])
+        await app(scope, receive, send)
+
+    return recording
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8931)
@@ -302,7 +322,7 @@ def main(argv: list[str] | None = None) -> None:
     server = build_server()
     import uvicorn
 
-    app = server.streamable_http_app(host="127.0.0.1")
+    app = recording_get_streams(server.streamable_http_app(host="127.0.0.1"))
     # Standard error: standard output is the protocol's channel in stdio mode, kept clean in both.
     print(f"fixture MCP server: http://127.0.0.1:{args.port}/mcp (Ctrl-C stops it)", file=sys.stderr, flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")

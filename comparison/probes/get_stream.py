@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from . import http11
@@ -17,6 +18,8 @@ from .secrets import Redactor
 READ_SLICE = 0.25
 #: How long the server may take to answer the stream's request (its headers).
 ANSWER_SECONDS = 5.0
+#: How often a settle wait looks whether all a call expects has arrived.
+SETTLE_POLL = 0.01
 
 
 class GetStream:
@@ -74,11 +77,17 @@ class GetStream:
         with self._lock:
             self._mark = len(self.messages)
 
-    def since_mark(self, settle: float = 0.0) -> list[dict[str, Any]]:
-        """What arrived since `mark`, after waiting `settle` seconds for stragglers (a server may
-        write a call's notifications to this stream after the call's own answer)."""
-        if settle > 0 and self.open:
-            time.sleep(settle)
+    def since_mark(self, settle: float = 0.0, done: Callable[[list[Any]], bool] | None = None) -> list[dict[str, Any]]:
+        """What arrived since `mark`, after waiting up to `settle` seconds for stragglers (a server may
+        write a call's notifications to this stream after the call's own answer); `done` (what
+        arrived so far → enough) ends the wait early."""
+        until = time.monotonic() + settle
+        while settle > 0 and self.open and time.monotonic() < until:
+            with self._lock:
+                so_far = self.messages[self._mark :]
+            if done is not None and done(so_far):
+                break
+            time.sleep(min(SETTLE_POLL, max(0.0, until - time.monotonic())))
         with self._lock:
             found = self.messages[self._mark :]
             self._mark = len(self.messages)

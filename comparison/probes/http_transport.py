@@ -190,7 +190,9 @@ class HttpTransport:
         if record.response is not None:
             record.saw("received", "request", record.response, limit)
         if self.stream is not None:
-            for item in self.stream.since_mark(call.settle):
+            arrived = record.notifications
+            done = (lambda got: call.settled(record.response, arrived + got)) if call.until else None
+            for item in self.stream.since_mark(call.settle, done):
                 record.saw("received", "get", item, limit)
         record.duration_ms = (time.monotonic() - started) * 1000
         if (

@@ -193,3 +193,30 @@ def _kind(value: Any) -> str:
 
 def _brief(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)[:60] if value is not None else "missing"
+
+
+#: What a revision asks a server to put in every result's `_meta`: a proxy adding it where the
+#: upstream left it out does as the revision asks, and no host's view changes.
+ASKED_META = {R.V2026_07_28: ("io.modelcontextprotocol/serverInfo",)}
+
+
+def asked_additions(revision: str, sent: Any, got: Any) -> tuple[Any, list[str]]:
+    """(`got` with the `_meta` keys the revision asks for set as `sent` has them, the paths of those
+    the proxy added or put its own value in)."""
+    keys = ASKED_META.get(revision, ())
+    result = got.get("result") if isinstance(got, dict) else None
+    meta = result.get("_meta") if isinstance(result, dict) else None
+    if not keys or not isinstance(meta, dict):
+        return got, []
+    sent_result = sent.get("result") if isinstance(sent, dict) else None
+    sent_meta = sent_result.get("_meta") if isinstance(sent_result, dict) else None
+    sent_meta = sent_meta if isinstance(sent_meta, dict) else {}
+    touched = [key for key in keys if key in meta and sent_meta.get(key, None) != meta[key]]
+    if not touched:
+        return got, []
+    kept_meta = {key: value for key, value in meta.items() if key not in touched or key in sent_meta}
+    kept_meta.update({key: sent_meta[key] for key in touched if key in sent_meta})
+    kept_result = {key: value for key, value in result.items() if key != "_meta"}
+    if kept_meta or "_meta" in (sent_result or {}):
+        kept_result["_meta"] = kept_meta
+    return {**got, "result": kept_result}, [f"result._meta.{key}" for key in touched]

@@ -15,30 +15,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comparison import failures
-from comparison.hosts import is_prompt_result, prompt_views, tool_views
-from comparison.hosts.present import present
-from comparison.hosts.view import HostView
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
-from . import families, interop, revisions
+from . import families
+from .answers import assess, expected_for
 from .control import CANCELLED, RunControl, stopped_answering
-from .diffing import diff, payload
 from .exchange import Limits
-from .family_cells import applicable, family_outcome, play, plays
+from .family_cells import applicable, compares, family_outcome, play, plays, repeats
 from .forkserver import fixture_command
 from .http_transport import HttpTransport
 from .launch import launched
-from .scenarios import Scenario, expected_fixture_response
+from .scenarios import FIXTURE, Scenario
 from .secrets import expand_placeholders
 from .stdio_transport import StdioTransport
-from .wire import STATELESS_REVISION, WireClient
+from .tries import DEFAULT_TRIES, MAX_TRIES
+from .wire import WireClient
 
-AS_EXPECTED, CHANGED, INVALID, FAILED = (
+AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED = (
     ProbeVerdict.AS_EXPECTED,
     ProbeVerdict.CHANGED,
     ProbeVerdict.INVALID,
     ProbeVerdict.FAILED,
+    ProbeVerdict.NOT_COMPARED,
 )
 VERDICTS = PROBE_VERDICTS
 #: A launch command runs from here, so `python -m comparison…` finds the project.
@@ -86,6 +84,8 @@ class ProbeOutcome:
     duration_ms: float = 0.0
     #: A family scenario's verdict from its assessment (the worst finding); "" for a result's cell.
     assessed: str = ""
+    #: Each try of a timing-sensitive cell: {"try", "verdict", "findings", "exchanges"}; [] for one.
+    tries: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def verdict(self) -> str:
@@ -95,8 +95,10 @@ class ProbeOutcome:
             return self.assessed
         if self.diff:
             return CHANGED
-        if self.findings:
+        if self.findings and any(f.get("verdict", INVALID) == INVALID for f in self.findings):
             return INVALID
+        if not self.diff_against:
+            return NOT_COMPARED  # nothing to compare the answer with: never green
         return AS_EXPECTED
 
     def as_dict(self) -> dict[str, Any]:
@@ -117,6 +119,7 @@ class ProbeOutcome:
             "dpcter": self.dpcter,
             "interop": self.interop,
             "exchanges": self.exchanges,
+            "tries": self.tries,
             "duration_ms": round(self.duration_ms, 2),
         }
 
@@ -125,33 +128,6 @@ def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTra
     if spec.transport == "stdio":
         return StdioTransport(expand_placeholders(spec.command, spec.env), env=spec.env, limits=limits)
     return HttpTransport(spec.url, headers=spec.headers, limits=limits)
-
-
-FIXTURE_SERVER_INFO = {"name": "mcp-compare-fixture", "title": "mcp-compare fixture upstream", "version": "1.0.0"}
-
-
-def expected_for(scenario: Scenario, revision: str) -> dict[str, Any] | None:
-    """The fixture's answer as it goes out at `revision`: 2026-07-28 results carry a resultType,
-    and the SDK stamps its typed (non-tool) results with the server's identity."""
-    expected = expected_fixture_response(scenario)
-    if expected and "result" in expected and revision == STATELESS_REVISION:
-        expected = copy.deepcopy(expected)
-        expected["result"].setdefault("resultType", "complete")
-        if scenario.method != "tools/call":
-            expected["result"]["_meta"] = {"io.modelcontextprotocol/serverInfo": FIXTURE_SERVER_INFO}
-    return expected
-
-
-def host_views_of(scenario: Scenario, response_payload: dict[str, Any] | None) -> list[HostView]:
-    """Every host's view of the result the scenario asked for (none for an error or another kind)."""
-    if not response_payload or "result" not in response_payload:
-        return []
-    result = response_payload["result"]
-    if scenario.method == "tools/call" and isinstance(result, dict):
-        return tool_views(result)
-    if scenario.method == "prompts/get" and is_prompt_result(result):
-        return prompt_views(result)
-    return []
 
 
 @dataclass
@@ -165,10 +141,18 @@ class RevisionProbe:
     opening: list[dict[str, Any]] = field(default_factory=list)
     #: {scenario key: why it was not sent} (the run stopped, the target stopped answering).
     skipped: dict[str, str] = field(default_factory=dict)
+    #: {scenario key: every try} of a timing-sensitive cell played more than once.
+    tries: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def _probe_revision(
-    spec: TargetSpec, scenarios: list[Scenario], revision: str, limits: Limits, control: RunControl, key: str = "probe"
+    spec: TargetSpec,
+    scenarios: list[Scenario],
+    revision: str,
+    limits: Limits,
+    control: RunControl,
+    key: str = "probe",
+    tries: int = 1,
 ) -> RevisionProbe:
     """One session at `revision`, every scenario in it. Never raises: a target that cannot even be
     started or reached is a failure of every cell of the revision; a stopped run or a target that
@@ -201,10 +185,20 @@ def _probe_revision(
                     )
                     continue
                 if plays(scenario):
-                    exchange = play(
-                        client, scenario, session.negotiated or revision, f"{key}-{revision}-{scenario.key}"
+                    attempts = _play_tries(
+                        client,
+                        scenario,
+                        session.negotiated or revision,
+                        f"{key}-{revision}-{scenario.key}",
+                        tries,
+                        control,
                     )
-                    timed_out = bool(exchange.exchanges) and all(e.timed_out for e in exchange.exchanges)
+                    exchange = attempts[0]
+                    if len(attempts) > 1:
+                        found.tries[scenario.key] = attempts
+                    timed_out = any(
+                        bool(attempt.exchanges) and all(e.timed_out for e in attempt.exchanges) for attempt in attempts
+                    )
                 else:
                     exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
                     timed_out = exchange.timed_out
@@ -215,6 +209,19 @@ def _probe_revision(
             return found
         finally:
             client.close()
+
+
+def _play_tries(client: Any, scenario: Scenario, revision: str, key: str, tries: int, control: RunControl) -> list:
+    """A scenario played once, or `tries` times when its family is timing-sensitive; a try the
+    target failed, or a stopped run, ends the tries there."""
+    count = max(1, min(tries, MAX_TRIES)) if repeats(scenario) else 1
+    attempts = []
+    for number in range(count):
+        attempt = play(client, scenario, revision, key if number == 0 else f"{key}-try{number + 1}")
+        attempts.append(attempt)
+        if not attempt.ok or control.stopped:
+            break
+    return attempts
 
 
 #: Revisions of a stdio target probed at once (each has a process of its own); an HTTP target is
@@ -236,13 +243,17 @@ def run_probe(
     parallel: int | None = None,
     control: RunControl | None = None,
     while_served: Callable[[], None] | None = None,
+    tries: int = DEFAULT_TRIES,
 ) -> list[ProbeOutcome]:
     """Every scenario at every revision. The exchanges of several revisions may run at once (in
     threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
     cancel) is asked every POLL_SECONDS while the run waits, and cuts the open exchanges; the
     control's deadline makes every cell not probed by then a failure that says so.
     `while_served` runs after the cells, while a launched target still serves (the conformance
-    pass), unless the run was cancelled."""
+    pass), unless the run was cancelled. `tries` is how often a timing-sensitive cell is played.
+    What the upstream sent is the reference of every comparison: the upstream probed directly
+    when one is given, else, for a target in front of the fixture, the fixture itself probed
+    directly for the answers that are not fixed (lists, reads) and the families that compare."""
     limits = limits or Limits()
     control = control or RunControl()
     parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
@@ -253,10 +264,22 @@ def run_probe(
     def probe(revision: str):
         started = time.monotonic()
         here = applicable(scenarios, revision, spec.transport)
-        found = _probe_revision(spec, here, revision, limits, control, run_key)
+        reference, wanted = _reference(spec, upstream, here, revision)
         direct = RevisionProbe()
-        if upstream is not None and not found.failure:
-            direct = _probe_revision(upstream, here, revision, limits, control, run_key + "-direct")
+        key = run_key + "-direct"
+        if upstream is None and wanted:
+            # The fixture of its own (a process no target shares) is probed beside the target.
+            with ThreadPoolExecutor(max_workers=1) as beside:
+                fixture = beside.submit(_probe_revision, reference, wanted, revision, limits, control, key)
+                found = _probe_revision(spec, here, revision, limits, control, run_key, tries)
+                direct = fixture.result()
+        else:
+            found = _probe_revision(spec, here, revision, limits, control, run_key, tries)
+        negotiated = found.negotiated or revision
+        if reference is not None and wanted and not found.failure and (direct.negotiated or "") != negotiated:
+            # What the upstream sends at the revision the target agreed to is what the client should get.
+            at = [s for s in wanted if s.exists_at(negotiated)]
+            direct = _probe_revision(reference, at, negotiated, limits, control, key)
         return here, found, direct.answers, time.monotonic() - started
 
     def cancelled() -> bool:
@@ -296,13 +319,29 @@ def run_probe(
     return outcomes
 
 
+def _reference(
+    spec: TargetSpec, upstream: TargetSpec | None, here: list[Scenario], revision: str
+) -> tuple[TargetSpec | None, list[Scenario]]:
+    """What is probed directly to compare with, and which scenarios of `here`."""
+    if upstream is not None:
+        return upstream, here
+    if spec.upstream != "fixture":
+        return None, []
+    # Only the fixture's own catalogue: the fixture has nothing to say about any other scenario.
+    catalogue = {scenario.key for scenario in FIXTURE}
+    wanted = [
+        s for s in here if s.key in catalogue and (compares(s) if plays(s) else expected_for(s, revision) is None)
+    ]
+    return builtin_fixture(), wanted
+
+
 def _outcome(
     scenario: Scenario, revision: str, found: RevisionProbe, direct_exchange: Any, spec: TargetSpec
 ) -> ProbeOutcome:
     outcome = ProbeOutcome(scenario, revision, found.negotiated)
     exchange = found.answers.get(scenario.key)
     if plays(scenario):
-        return family_outcome(outcome, exchange, found, spec)
+        return family_outcome(outcome, exchange, found, spec, direct_exchange)
     outcome.exchanges = found.opening + ([exchange.as_dict()] if exchange else [])
     if found.failure or exchange is None or not exchange.ok:
         outcome.failure = (
@@ -315,49 +354,3 @@ def _outcome(
         logger.exception("could not assess %s at %s", scenario.key, revision)
         outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[:500]
     return outcome
-
-
-def assess(outcome: ProbeOutcome, exchange: Any, spec: TargetSpec, direct_exchange: Any = None) -> ProbeOutcome:
-    """Fill an outcome from a completed exchange: findings, host views, DPCTER, the diff."""
-    scenario, revision = outcome.scenario, outcome.requested
-    outcome.duration_ms = exchange.duration_ms
-    outcome.response = exchange.response
-    outcome.findings = [finding.as_dict() for finding in revisions.answer_findings(exchange.response, exchange.repairs)]
-    got = payload(exchange.response)
-    if got and isinstance(got.get("result"), dict):
-        checked = revisions.findings(got["result"], scenario.method, outcome.negotiated or revision)
-        outcome.findings += [finding.as_dict() for finding in checked]
-    views = host_views_of(scenario, got)
-    # Stored and shown with long strings shortened.
-    outcome.host_views = [present(view).to_json() for view in views]
-    if scenario.failure:
-        # Scored on the full texts: an envelope cut short for display would not parse.
-        full_views = [present(view, limit=None) for view in views]
-        scored = failures.profiles(exchange.response, full_views, is_failure=True)
-        outcome.dpcter = [profile.as_dict() for profile in scored]
-    _compare(outcome, scenario, revision, got, spec, direct_exchange)
-    return outcome
-
-
-def _compare(
-    outcome: ProbeOutcome, scenario: Scenario, revision: str, got: dict | None, spec: TargetSpec, direct_exchange: Any
-) -> None:
-    if direct_exchange is not None and direct_exchange.ok:
-        outcome.diff_against = "upstream probed directly"
-        direct = payload(direct_exchange.response)
-        outcome.diff = diff(direct, got)
-        outcome.interop = interop.cell_interop(scenario.method, got, direct)
-    elif spec.upstream == "fixture":
-        expected = expected_for(scenario, outcome.negotiated or revision)
-        if expected is not None:
-            outcome.diff_against = "the fixture's known answer"
-            if "error" in expected and got and "error" in got:
-                # The fixture's own error text is not fixed for every case: compare what it states.
-                outcome.diff = diff(expected["error"], got["error"], "error", subset=True)
-            else:
-                outcome.diff = diff(expected, got)
-            outcome.interop = interop.cell_interop(scenario.method, got, payload(expected), same_error=_states_alike)
-
-
-def _states_alike(expected_error: Any, got_error: Any) -> bool:
-    return not diff(expected_error, got_error, "error", subset=True)

@@ -92,6 +92,8 @@ def expected_fixture_response(scenario: Scenario) -> dict[str, Any] | None:
             return {"error": error}
         return {"result": copy.deepcopy(value)}
     if scenario.method == "prompts/get":
-        prompt = PROMPTS[scenario.params["name"]]
+        prompt = PROMPTS.get(scenario.params.get("name"))
+        if prompt is None:
+            return None
         return {"result": {"description": prompt["description"], "messages": copy.deepcopy(prompt["messages"])}}
     return None

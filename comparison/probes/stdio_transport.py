@@ -244,6 +244,8 @@ class StdioTransport:
         limit = self.limits.max_events
         until = time.monotonic() + call.settle
         while (left := until - time.monotonic()) > 0:
+            if call.settled(record.response, record.notifications):
+                return
             try:
                 line = self.lines.get(timeout=min(left, POLL_SECONDS))
             except queue.Empty:

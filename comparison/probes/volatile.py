@@ -18,6 +18,9 @@ RUN_KEY = re.compile(r"\b[0-9a-f]{12}(?=-\d{4}-\d{2}-\d{2}-)")
 PROCESS = re.compile(r"\bprocess-\d+\b")
 #: Fields whose numbers differ by nature between runs: when and in which process something happened.
 VOLATILE_FIELDS = frozenset({"at", "pid"})
+#: Fields whose text differs by nature between runs: the session a server handed out (a header, and
+#: the fixture journal's own name for it).
+VOLATILE_TEXT_FIELDS = frozenset({"mcp-session-id", "session"})
 #: Longest text parsed as JSON; longer stays text.
 MAX_JSON_TEXT = 64 * 1024
 RUN, PID, VARIES = "<run>", "process-<pid>", "<varies>"
@@ -26,14 +29,18 @@ RUN, PID, VARIES = "<run>", "process-<pid>", "<varies>"
 def steady(value: Any) -> Any:
     """A copy of JSON-like data with every volatile value replaced by a placeholder."""
     if isinstance(value, dict):
-        return {
-            key: VARIES if key in VOLATILE_FIELDS and _number(item) else steady(item) for key, item in value.items()
-        }
+        return {key: VARIES if _volatile(key, item) else steady(item) for key, item in value.items()}
     if isinstance(value, list):
         return [steady(item) for item in value]
     if isinstance(value, str):
         return _steady_text(value)
     return value
+
+
+def _volatile(key: Any, item: Any) -> bool:
+    if key in VOLATILE_FIELDS and _number(item):
+        return True
+    return isinstance(key, str) and key.lower() in VOLATILE_TEXT_FIELDS and isinstance(item, str)
 
 
 def _number(value: Any) -> bool:

@@ -20,6 +20,7 @@ from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import SUITES, suite
 from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
+from comparison.probes.tries import MAX_TRIES
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 
@@ -100,6 +101,15 @@ class Command(BaseCommand):
             "300 s; 0 for none).",
         )
         parser.add_argument(
+            "--tries",
+            type=int,
+            default=None,
+            choices=range(1, MAX_TRIES + 1),
+            metavar="N",
+            help="How many times each timing-sensitive cell (progress, logging, list changes, cancellation) is "
+            "played; tries that disagree make the cell 'intermittent' (default: MCP_COMPARE_PROBE_TRIES, 3).",
+        )
+        parser.add_argument(
             "--strict-baseline",
             action="store_true",
             help="With --baseline, also fail on stale entries (cells now better than the baseline says).",
@@ -129,6 +139,7 @@ class Command(BaseCommand):
                 upstream=upstream,
                 control=RunControl(deadline),
                 while_served=conformance_pass if options["conformance"] else None,
+                tries=options["tries"] or settings.PROBE_TRIES,
             )
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"

@@ -99,20 +99,28 @@ class Finding:
     verdict: str
     message: str  # the message or parameter ("notifications/progress", "params.cursor")
     detail: str
+    #: What kind of change it is (comparison.probes.change_kinds: "merged-pages", "moved-to-get-stream"
+    #: …), so a page can say what it changes for each host; "" for a plain loss or change.
+    kind: str = ""
 
     def as_dict(self) -> dict[str, str]:
-        return {"verdict": self.verdict, "rule": self.message, "path": self.message, "message": self.detail, "row": ""}
+        found = {"verdict": self.verdict, "rule": self.message, "path": self.message, "message": self.detail, "row": ""}
+        if self.kind:
+            found["kind"] = self.kind
+        return found
 
 
 #: How bad a finding is, to pick a cell's verdict from several: the worst wins.
 SEVERITY = {
     ProbeVerdict.AS_EXPECTED: 0,
-    ProbeVerdict.INVALID: 1,
-    ProbeVerdict.CHANGED: 2,
-    ProbeVerdict.REFUSED: 3,
-    ProbeVerdict.LOST: 4,
-    ProbeVerdict.NOT_TESTABLE: 5,
-    ProbeVerdict.FAILED: 6,
+    ProbeVerdict.NOT_COMPARED: 1,
+    ProbeVerdict.INVALID: 2,
+    ProbeVerdict.CHANGED: 3,
+    ProbeVerdict.INTERMITTENT: 4,
+    ProbeVerdict.REFUSED: 5,
+    ProbeVerdict.LOST: 6,
+    ProbeVerdict.NOT_TESTABLE: 7,
+    ProbeVerdict.FAILED: 8,
 }
 
 
@@ -167,6 +175,12 @@ class Family:
     tools: tuple[Tool, ...] = ()
     #: The client capabilities the family needs declared, per revision (merged across families).
     capabilities: Callable[[str], dict[str, Any]] = field(default=lambda revision: {})
+    #: Its outcome can depend on timing (notifications, progress, cancellation, streams): each cell
+    #: is played several times and the tries are weighed together (probes.tries).
+    timing: bool = False
+    #: Its assessment compares with the same scenario played against the upstream directly (the
+    #: fixture when the target fronts it): `Played.notes["reference"]` holds that play.
+    compared: bool = False
 
 
 def call_scenario(

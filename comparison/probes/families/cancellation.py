@@ -176,4 +176,5 @@ FAMILY = Family(
             {"type": "object", "properties": {"key": {"type": "string"}}},
         ),
     ),
+    timing=True,
 )

@@ -7,6 +7,7 @@ subscription id. A lost `list_changed` leaves a host offering a stale list of to
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -15,13 +16,13 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Step, Tool, Upstream
-from .playing import add, error_of, no_report, received, report, report_of, tool_call
+from .playing import add, all_reported, error_of, no_report, received, report, report_of, tool_call
 
 NAME = "changes"
 LISTEN_FROM = Revision.V2026_07_28
 URI = "fixture://notes/readme.md"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
-SETTLE = 0.3
+SETTLE = 0.2
 TOOLS_CHANGED = "notifications/tools/list_changed"
 UPDATED = "notifications/resources/updated"
 #: {session: subscribed URIs} of the fixture (resources/subscribe before 2026-07-28).
@@ -61,9 +62,9 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
         if answer.failure or (answer.response or {}).get("error"):
             played.untestable = f"resources/subscribe was not accepted: {error_of(answer) or answer.failure}"
             return played
-        add(played, tool_call(client, "bump", {"uri": URI}, None, Call(settle=SETTLE)))
+        add(played, tool_call(client, "bump", {"uri": URI}, None, Call(settle=SETTLE, until=all_reported(UPDATED))))
     else:
-        add(played, tool_call(client, "mutate", {}, None, Call(settle=SETTLE)))
+        add(played, tool_call(client, "mutate", {}, None, Call(settle=SETTLE, until=all_reported(TOOLS_CHANGED))))
     played.upstream = report_of(played.exchanges[-1])
     return played
 
@@ -90,6 +91,14 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
         stream = transport.open_stream(message, headers)
         try:
             if not stream.open:
+                acknowledged = [m for m in stream.messages if isinstance(m, dict)]
+                if acknowledged:
+                    played.steps += [Step("received", m, "listen") for m in acknowledged]
+                    played.notes["listen_closed"] = (
+                        f"subscriptions/listen was acknowledged ({json.dumps(acknowledged[0])[:160]}), then its "
+                        f"stream closed ({stream.ended or 'ended'}): no event can reach the client"
+                    )
+                    return played
                 played.untestable = f"subscriptions/listen did not open a stream: {stream.ended or 'no answer'}"
                 return played
             time.sleep(0.05)  # the acknowledgement is the stream's first frame
@@ -106,7 +115,16 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
             played.untestable = f"subscriptions/listen could not be sent: {failure}"
             return played
         transport.unanswered.add(listen_id)  # the stream's end (its response) comes whenever
-        add(played, tool_call(client, tool, arguments, None, Call(settle=SETTLE)))
+        add(
+            played,
+            tool_call(
+                client,
+                tool,
+                arguments,
+                None,
+                Call(settle=SETTLE, until=all_reported(UPDATED if tool == "bump" else TOOLS_CHANGED)),
+            ),
+        )
         transport.send(
             client.stamp({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": listen_id}})[0]
         )
@@ -117,6 +135,8 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
 def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     if played.untestable:
         return [Finding(V.NOT_TESTABLE, scenario.key, played.untestable)]
+    if played.notes.get("listen_closed"):
+        return [Finding(V.LOST, "subscriptions/listen", played.notes["listen_closed"])]
     upstream = played.upstream
     if upstream is None:
         return no_report("tools/call", played)
@@ -179,4 +199,5 @@ FAMILY = Family(
             {"type": "object", "properties": {"uri": {"type": "string"}}},
         ),
     ),
+    timing=True,
 )

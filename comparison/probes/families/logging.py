@@ -12,8 +12,10 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, error_of, no_report, received, report, report_of, tool_call
+from .playing import add, all_reported, error_of, moved_to_get_stream, no_report, received, report, report_of, tool_call
 
+#: The longest a call waits after its answer for its notifications (it stops once all arrived).
+SETTLE = 0.2
 NAME = "logging"
 TOOL = "log"
 PER_REQUEST = Revision.V2026_07_28
@@ -47,12 +49,17 @@ async def _log(up: Upstream, arguments: dict[str, Any]) -> dict[str, Any]:
 def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
     played = Played()
     if revision >= PER_REQUEST:
-        add(played, tool_call(client, TOOL, {}, {META_LEVEL: ASKED}, Call(settle=0.2)))
+        add(
+            played,
+            tool_call(
+                client, TOOL, {}, {META_LEVEL: ASKED}, Call(settle=SETTLE, until=all_reported("notifications/message"))
+            ),
+        )
     else:
         set_level = add(played, client.request("logging/setLevel", {"level": ASKED}))
         if (set_level.response or {}).get("error"):
             played.notes["setLevel"] = f"logging/setLevel was not accepted: {error_of(set_level)}"
-        add(played, tool_call(client, TOOL, {}, None, Call(settle=0.2)))
+        add(played, tool_call(client, TOOL, {}, None, Call(settle=SETTLE, until=all_reported("notifications/message"))))
     played.upstream = report_of(played.exchanges[-1])
     return played
 
@@ -81,6 +88,7 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
         findings.append(
             Finding(V.LOST, "notifications/message", f"the upstream logged {sent}, the client got {arrived}")
         )
+    findings += moved_to_get_stream(played, "notifications/message")
     extra = [level for level in arrived if level not in wanted(ASKED)]
     if extra and not missing:
         findings.append(
@@ -96,4 +104,5 @@ FAMILY = Family(
     play=play,
     assess=assess,
     tools=(Tool(TOOL, "logs at debug, info and warning (as far as the client's level allows), then answers", _log),),
+    timing=True,
 )

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from comparison.hosts import change_kinds
 from registers.vocabulary import ProbeVerdict as V
 
+from .. import listing
 from .base import Family, Finding, Played, Scenario
 from .playing import add, error_of
 
@@ -62,6 +64,7 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
     played = Played()
     result_key, field, _ = LISTS[scenario.method]
     pages: list[list[str]] = []
+    items: list[list[dict[str, Any]]] = []
     cursors: list[str] = []
     params: dict[str, Any] = {}
     for _ in range(MAX_PAGES):
@@ -70,7 +73,9 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
         if exchange.failure or not isinstance(result, dict) or not isinstance(result.get(result_key), list):
             played.notes["stopped"] = exchange.failure or error_of(exchange) or f"no {result_key} list in the answer"
             break
-        pages.append([str(item.get(field)) for item in result[result_key] if isinstance(item, dict)])
+        kept = [item for item in result[result_key] if isinstance(item, dict)]
+        pages.append([str(item.get(field)) for item in kept])
+        items.append(kept)
         cursor = result.get("nextCursor")
         if not isinstance(cursor, str) or not cursor:
             break
@@ -78,7 +83,7 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
         params = {"cursor": cursor}
     else:
         played.notes["endless"] = True
-    played.notes.update(pages=pages, cursors=cursors)
+    played.notes.update(pages=pages, cursors=cursors, items=items)
     if played.failure and pages:
         played.failure = ""  # a later page failed: that is the finding, the first page came
     return played
@@ -115,7 +120,64 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     got_later = [name for name in seen if name in later]
     if not findings and got_later != list(later):
         findings.append(Finding(V.CHANGED, scenario.method, f"later items out of order: {got_later}"))
+    reference = played.notes.get("reference")
+    if not findings and isinstance(reference, dict) and reference.get("pages"):
+        findings += compare_pages(scenario.method, played.notes, reference)
+    elif not findings and not isinstance(reference, dict):
+        findings.append(
+            Finding(
+                V.NOT_COMPARED,
+                scenario.method,
+                "every item arrived once, in order; the pages were not compared with the upstream's "
+                "(it could not be probed directly)",
+            )
+        )
     return findings
+
+
+def _shape(pages: list[list[str]]) -> str:
+    return f"{len(pages)} page{'s' if len(pages) != 1 else ''} ({' + '.join(str(len(page)) for page in pages)} items)"
+
+
+def compare_pages(method: str, got: dict[str, Any], sent: dict[str, Any]) -> list[Finding]:
+    """What the client's pages and items are beside the upstream's: pages merged or split, cursors
+    rewritten, fields added to items or altered."""
+    findings = []
+    pages, upstream_pages = got["pages"], sent["pages"]
+    shape = f"the upstream sent {_shape(upstream_pages)}, the client got {_shape(pages)}"
+    if len(pages) < len(upstream_pages):
+        findings.append(Finding(V.CHANGED, "result.nextCursor", f"pages merged: {shape}", change_kinds.MERGED_PAGES))
+    elif len(pages) > len(upstream_pages):
+        findings.append(Finding(V.CHANGED, "result.nextCursor", f"pages split: {shape}", change_kinds.SPLIT_PAGES))
+    elif got.get("cursors") != sent.get("cursors"):
+        findings.append(
+            Finding(
+                V.CHANGED,
+                "result.nextCursor",
+                f"cursors rewritten: the upstream's {sent.get('cursors')}, the client's {got.get('cursors')}"[:300],
+                change_kinds.REWRITTEN_CURSORS,
+            )
+        )
+    flat = {name: item for page in _named(method, got) for name, item in page.items()}
+    upstream_flat = {name: item for page in _named(method, sent) for name, item in page.items()}
+    findings += listing.decorations(
+        method,
+        {"result": {listing.LISTS[method][0]: list(upstream_flat.values())}},
+        {"result": {listing.LISTS[method][0]: list(flat.values())}},
+    )
+    altered = sorted(
+        name
+        for name, item in flat.items()
+        if name in upstream_flat and any(item.get(key) != value for key, value in upstream_flat[name].items())
+    )
+    if altered:
+        findings.append(Finding(V.CHANGED, method, f"{len(altered)} items reached the client altered: {altered[:5]}"))
+    return findings
+
+
+def _named(method: str, notes: dict[str, Any]) -> list[dict[str, dict[str, Any]]]:
+    key = listing.LISTS[method][1]
+    return [{str(item.get(key)): item for item in page} for page in notes.get("items") or []]
 
 
 FAMILY = Family(
@@ -124,4 +186,5 @@ FAMILY = Family(
     tuple(Scenario(KEYS[method], f"{method} over three pages", method, {}, (), family=NAME) for method in LISTS),
     play=play,
     assess=assess,
+    compared=True,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from comparison.hosts import change_kinds
 from registers.vocabulary import ProbeVerdict
 
 from ..exchange import Call
@@ -39,6 +40,21 @@ def report_in(response: Any) -> dict[str, Any] | None:
                 return None
             return value if isinstance(value, dict) else None
     return None
+
+
+def all_reported(method: str) -> Any:
+    """A `Call.until` for a fixture tool that reports what it `sent`: done once as many messages of
+    `method` have arrived as the report says (a count, a list of them, or one named)."""
+
+    def arrived_all(response: dict[str, Any] | None, messages: list[dict[str, Any]]) -> bool:
+        reported = report_in(response)
+        if reported is None:
+            return False
+        sent = reported.get("sent")
+        wanted = sent if isinstance(sent, int) else len(sent) if isinstance(sent, list) else int(bool(sent))
+        return sum(1 for m in messages if m.get("method") == method) >= wanted
+
+    return arrived_all
 
 
 def error_of(exchange: Any) -> str:
@@ -92,6 +108,23 @@ def received(played: Played, method: str) -> list[dict[str, Any]]:
         step.message
         for step in played.steps
         if step.direction == "received" and isinstance(step.message, dict) and step.message.get("method") == method
+    ]
+
+
+def moved_to_get_stream(played: Played, method: str) -> list[Finding]:
+    """The finding when messages of a call (`method`) came on the session's GET stream instead of
+    the call's own: only a host that opens no GET stream loses them (change_kinds)."""
+    moved = [s for s in played.steps if s.channel == "get" and s.message.get("method") == method]
+    if not moved:
+        return []
+    arrived = len(received(played, method))
+    return [
+        Finding(
+            ProbeVerdict.CHANGED,
+            method,
+            f"{len(moved)} of {arrived} came on the GET stream, not on the call's own stream",
+            change_kinds.MOVED_TO_GET_STREAM,
+        )
     ]
 
 

@@ -12,8 +12,20 @@ from registers.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, answered_first, no_report, received, report, report_of, tool_call
+from .playing import (
+    add,
+    all_reported,
+    answered_first,
+    moved_to_get_stream,
+    no_report,
+    received,
+    report,
+    report_of,
+    tool_call,
+)
 
+#: The longest a call waits after its answer for its notifications (it stops once all arrived).
+SETTLE = 0.2
 NAME = "progress"
 TOOL = "progress"
 STEPS = 3
@@ -38,7 +50,16 @@ async def _progress(up: Upstream, arguments: dict[str, Any]) -> dict[str, Any]:
 def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
     played = Played()
     token = f"{key}-progress"
-    add(played, tool_call(client, TOOL, {"steps": STEPS}, {"progressToken": token}, Call(settle=0.2)))
+    add(
+        played,
+        tool_call(
+            client,
+            TOOL,
+            {"steps": STEPS},
+            {"progressToken": token},
+            Call(settle=SETTLE, until=all_reported("notifications/progress")),
+        ),
+    )
     played.upstream = report_of(played.exchanges[0])
     return played
 
@@ -82,15 +103,7 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
                 f"the client sent {sent_token!r}, its progress came with {sorted(tokens)!r}",
             )
         )
-    via_get = [s for s in played.steps if s.channel == "get" and s.message.get("method") == "notifications/progress"]
-    if via_get:
-        findings.append(
-            Finding(
-                V.CHANGED,
-                "notifications/progress",
-                f"{len(via_get)} came on the GET stream, not on the call's own stream",
-            )
-        )
+    findings += moved_to_get_stream(played, "notifications/progress")
     if answered_first(played, "notifications/progress"):
         findings.append(
             Finding(V.CHANGED, "notifications/progress", "progress came after the result: an SDK client drops it")
@@ -121,4 +134,5 @@ FAMILY = Family(
             {"type": "object", "properties": {"steps": {"type": "integer"}}},
         ),
     ),
+    timing=True,
 )

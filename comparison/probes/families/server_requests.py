@@ -183,6 +183,9 @@ def _assess_mrtr(kind: str, played: Played, revision: str) -> list[Finding]:
     method, _, answer, _ = REQUESTS[kind]
     first = played.notes.get("first")
     if not isinstance(first, dict) or first.get("resultType") != "input_required":
+        refused = _answered_by_proxy(method, played)
+        if refused:
+            return [Finding(V.REFUSED, "resultType input_required", refused)]
         what = first.get("resultType") if isinstance(first, dict) else error_of(played.exchanges[0]) or "no result"
         return [
             Finding(
@@ -229,6 +232,25 @@ def _assess_mrtr(kind: str, played: Played, revision: str) -> list[Finding]:
             Finding(V.LOST, "requestState", "the retry reached the upstream without the requestState it was given")
         )
     return findings
+
+
+def _answered_by_proxy(method: str, played: Played) -> str:
+    """Why the upstream's input request counts as answered by the proxy (refused, as the same
+    request is before 2026-07-28 when the proxy answers it), or "": the upstream reports an answer
+    the client never gave, or the client got an error in place of the request."""
+    upstream = played.upstream
+    if upstream is not None and "answer" in upstream:
+        return (
+            f"the client never saw the upstream's {method}; the proxy answered it itself: "
+            f"the upstream got {str(upstream.get('answer'))[:160]}"
+        )
+    error = (played.exchanges[0].response or {}).get("error") if played.exchanges else None
+    if isinstance(error, dict):
+        return (
+            f"the client never saw the upstream's {method}; the proxy answered the call with error "
+            f"{error.get('code')}: {str(error.get('message'))[:160]}"
+        )
+    return ""
 
 
 def _scenario(kind: str, title: str, introduced: str, mrtr: bool) -> Scenario:

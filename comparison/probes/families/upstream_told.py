@@ -5,8 +5,10 @@ the client never offered, or drops `_meta`, changes what the upstream does for t
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from comparison.hosts import change_kinds
 from registers.vocabulary import ProbeVerdict as V
 from registers.vocabulary import Revision
 
@@ -19,6 +21,53 @@ TOOL = "echo-context"
 META_KEY = "mcp-compare.dev/probe"
 STATELESS = Revision.V2026_07_28
 HEADERS = ("mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name")
+#: The arguments the probe calls the echo with: each must reach the upstream as sent, and no other.
+ARGUMENTS = {"note": "as sent"}
+#: How long before the call's own session opened another opening counts as the proxy's doing: a
+#: proxy that opens a session of its own for a client does so just before (or after) passing the
+#: client's on; the probe's previous revision opened its sessions seconds earlier.
+LOOKBACK = 1.0
+#: The sessions this fixture process saw opened, newest last, bounded (the fixture's side):
+#: {"session", "client", "version", "opened" (time.time()), "get" (a GET stream was opened)}.
+OPENED: list[dict[str, Any]] = []
+MAX_OPENED = 50
+
+
+def session_opened(session: str, client: str, version: str) -> None:
+    """The fixture's side of an `initialize`."""
+    OPENED.append({"session": session, "client": client[:200], "version": version, "opened": time.time(), "get": False})
+    del OPENED[:-MAX_OPENED]
+
+
+def stream_opened(session: str) -> None:
+    """The fixture's side of a GET stream opened for a session."""
+    for entry in reversed(OPENED):
+        if entry["session"] == session:
+            entry["get"] = True
+            return
+
+
+def _sessions_seen(own_session: str, own_client: str) -> list[dict[str, Any]]:
+    """The openings around the call's own session, each with how long before the call it came
+    ("at", seconds: volatile by nature), whether it is the call's own, its client and GET stream."""
+    now = time.time()
+    own = next(
+        (e for e in reversed(OPENED) if e["session"] == own_session and e["client"] == own_client),
+        next((e for e in reversed(OPENED) if e["session"] == own_session), None),
+    )
+    since = (own["opened"] if own else now) - LOOKBACK
+    return [
+        {
+            "own": entry is own,
+            "client": entry["client"],
+            "version": entry["version"],
+            "get": entry["get"],
+            "at": round(now - entry["opened"], 3),
+        }
+        for entry in OPENED
+        # The client's own earlier sessions (another revision, a second caller) are not the proxy's.
+        if entry["opened"] >= since and (entry is own or own is None or entry["client"] != own["client"])
+    ]
 
 
 async def _echo(up: Upstream, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -34,13 +83,15 @@ async def _echo(up: Upstream, arguments: dict[str, Any]) -> dict[str, Any]:
             "clientInfo": up.client_info,
             "meta": {k: v for k, v in up.meta.items() if not k.startswith("io.modelcontextprotocol/")},
             "headers": headers,
+            "arguments": arguments,
+            "sessions": _sessions_seen(up.session_id, str((up.client_info or {}).get("name", ""))),
         }
     )
 
 
 def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
     played = Played()
-    add(played, tool_call(client, TOOL, {}, {META_KEY: key}))
+    add(played, tool_call(client, TOOL, dict(ARGUMENTS), {META_KEY: key}))
     played.upstream = report_of(played.exchanges[0])
     session = client.session
     played.notes.update(
@@ -106,12 +157,76 @@ def _client_info(upstream: dict, notes: dict, revision: str) -> list[Finding]:
 
 
 def _meta(upstream: dict, notes: dict, revision: str) -> list[Finding]:
-    got = (upstream.get("meta") or {}).get(META_KEY)
+    meta = upstream.get("meta") if isinstance(upstream.get("meta"), dict) else {}
+    got = meta.get(META_KEY)
+    findings = [
+        Finding(
+            V.CHANGED,
+            f"params._meta.{key}",
+            f"the upstream got `_meta.{key}` = {str(value)[:80]!r}; the client never sent it",
+            change_kinds.INJECTED_PARAMETER,
+        )
+        for key, value in sorted(meta.items())
+        if key != META_KEY
+    ]
+    arguments = upstream.get("arguments") if isinstance(upstream.get("arguments"), dict) else None
+    if arguments is not None:
+        findings += [
+            Finding(
+                V.CHANGED,
+                f"params.arguments.{name}",
+                f"the upstream got argument `{name}` = {str(value)[:80]!r}; the client never sent it",
+                change_kinds.INJECTED_PARAMETER,
+            )
+            for name, value in sorted(arguments.items())
+            if name not in ARGUMENTS
+        ]
+        findings += [
+            Finding(
+                V.LOST if name not in arguments else V.CHANGED,
+                f"params.arguments.{name}",
+                f"the client sent argument `{name}` = {value!r}, the upstream got {arguments.get(name)!r}",
+            )
+            for name, value in ARGUMENTS.items()
+            if arguments.get(name) != value
+        ]
     if got is None:
-        return [Finding(V.LOST, f"params._meta.{META_KEY}", "the request's _meta did not reach the upstream")]
-    if got != notes["key"]:
-        return [Finding(V.CHANGED, f"params._meta.{META_KEY}", "the request's _meta reached the upstream altered")]
-    return []
+        findings.append(Finding(V.LOST, f"params._meta.{META_KEY}", "the request's _meta did not reach the upstream"))
+    elif got != notes["key"]:
+        findings.append(
+            Finding(V.CHANGED, f"params._meta.{META_KEY}", "the request's _meta reached the upstream altered")
+        )
+    return findings
+
+
+def _sessions(upstream: dict, notes: dict, revision: str) -> list[Finding]:
+    seen = [entry for entry in upstream.get("sessions") or [] if isinstance(entry, dict)]
+    own = next((entry for entry in seen if entry.get("own")), None)
+    if own is None:
+        return [
+            Finding(
+                V.NOT_TESTABLE,
+                "initialize",
+                "the upstream saw no session opened for this call (a proxy that keeps one upstream session "
+                "for every client opened it earlier)",
+            )
+        ]
+    others = [entry for entry in seen if not entry.get("own") and entry.get("client") != own.get("client")]
+    if not others:
+        return []
+    clients = sorted({str(entry.get("client"))[:80] for entry in others})
+    versions = sorted({str(entry.get("version")) for entry in others})
+    streams = sum(1 for entry in others if entry.get("get"))
+    return [
+        Finding(
+            V.CHANGED,
+            "initialize",
+            f"the upstream saw {len(others)} session{'s' if len(others) > 1 else ''} of the proxy's own opened "
+            f"beside the client's: clientInfo {', '.join(repr(c) for c in clients)}, version "
+            f"{', '.join(versions)}" + (f", {streams} with a GET stream" if streams else ""),
+            change_kinds.EXTRA_UPSTREAM_SESSION,
+        )
+    ]
 
 
 def _headers(upstream: dict, notes: dict, revision: str) -> list[Finding]:
@@ -140,6 +255,7 @@ ASSESS = {
     "told-client-info": _client_info,
     "told-meta": _meta,
     "told-headers": _headers,
+    "told-sessions": _sessions,
 }
 TITLES = {
     "told-version": "the protocol version the upstream was told",
@@ -147,6 +263,7 @@ TITLES = {
     "told-client-info": "the clientInfo the upstream was told",
     "told-meta": "the request _meta the upstream got",
     "told-headers": "the HTTP headers the upstream got",
+    "told-sessions": "the sessions the upstream saw opened",
 }
 
 FAMILY = Family(
@@ -161,6 +278,7 @@ FAMILY = Family(
             (),
             family=NAME,
             transports=("http",) if key == "told-headers" else ("http", "stdio"),
+            removed=STATELESS if key == "told-sessions" else "",
         )
         for key in ASSESS
     ),
