@@ -3,8 +3,11 @@
 Findings, each with a severity, the file line, the row and a code:
 
 - errors: the file does not parse (a duplicate ID, a missing field, a malformed cell); a revision
-  label that the Where cell contradicts (`2025-03-26 has` where the cell says `26-07 only`, or
-  says `25-03 —`); a host label that the Where cell contradicts (`lootbox has` and `lootbox ✗`);
+  label that the Where cell's markers contradict (`2025-03-26 has` where the cell says `26-07
+  only`, or says `25-03 —`); a host label that a marker contradicts (`lootbox has` and
+  `lootbox ✗`). Only markers (`✓`, `—`, `✗`, `dep`, `only`, a revision alone) state a revision's
+  or a host's state: a revision followed by other words (`26-07 405`, `26-07 MUST NOT emit`,
+  `26-07 server only`, `v2 no idle TTL`) describes one, and no label contradicts a description;
 - warnings: a `deprecates` label at a revision the cell states otherwise; the status column and
   the subject labels disagreeing (`mcpx missing` with ✓); a row with no citation; a host with a
   stated state and nothing cited from its sources; a citation no source root covers; a label of
@@ -21,8 +24,8 @@ from dataclasses import asdict, dataclass
 
 from .format import RegisterDoc, RegisterParseError, RowDoc
 from .sources import SourceRoot, root_for
-from .support import host_segments, only_revisions, support_from_where
-from .vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_LACKS, HOST_NAMES, REVISION_SHORT
+from .support import marked_lacking_hosts, marked_states, only_revisions
+from .vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_NAMES, REVISION_SHORT
 
 ERROR, WARNING = "error", "warning"
 #: Host states a register states (not merely mentions).
@@ -77,14 +80,14 @@ def _row_of(message: str) -> str:
 
 
 def _revision_labels(row: RowDoc) -> list[Finding]:
-    stated = support_from_where(row.where_cell)
+    stated = marked_states(row.where_cell)
     only = only_revisions(row.where_cell)
     found = []
     for label in row.labels:
         if label.kind != "revision" or not label.revision:
             continue
         revision, verb, short = label.revision, label.verb, REVISION_SHORT.get(label.revision, label.revision)
-        state = stated[revision].state if revision in stated else ""
+        state = stated.get(revision, "")
         if only and revision not in only and verb in ("has", "deprecates"):
             named = ", ".join(REVISION_SHORT[rev] for rev in sorted(only))
             found.append(_contradiction(row, f"label `{label.text}` contradicts the Where cell's `{named} only`"))
@@ -106,7 +109,7 @@ def _contradiction(row: RowDoc, message: str, severity: str = ERROR) -> Finding:
 
 
 def _host_labels(row: RowDoc) -> list[Finding]:
-    lacking = {segment.host for segment in host_segments(row.where_cell) if segment.state == HOST_LACKS}
+    lacking = marked_lacking_hosts(row.where_cell)
     return [
         _contradiction(
             row, f"label `{label.text}` contradicts the Where cell, which says {HOST_NAMES[label.host]} lacks it"

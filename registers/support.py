@@ -89,7 +89,8 @@ def _state_of(rest: str) -> tuple[str, str]:
     """Status word and note of a revision segment's remainder."""
     rest = rest.strip()
     if rest.startswith("✓"):
-        return EXISTS, _note(rest[1:])
+        note = _note(rest[1:])
+        return (DEPRECATED if note.lower() in DEPRECATED_WORDS else EXISTS), note
     word, _, tail = rest.partition(" ")
     lowered = word.lower()
     if lowered in ABSENT_WORDS:
@@ -179,6 +180,48 @@ def support_from_labels(label_events: list[tuple[str, str]]) -> dict[str, Suppor
 
 
 ONLY = re.compile(r"^only\b", re.I)
+#: Host markers that state a host lacks something; words ("no idle TTL", "never") describe it.
+HOST_LACK_MARKERS = ("✗", "—")
+
+
+def marked_states(cell: str) -> dict[str, str]:
+    """{revision: state} of the Where segments that state it with a marker: `✓` (`✓ (dep.)` is
+    deprecated), `—`/`✗`/`rem`, `dep`, `only`, or a revision alone. A revision followed by other
+    words (`26-07 405`, `26-07 MUST NOT emit`, `26-07 server only`) describes a state: no marker."""
+    found: dict[str, str] = {}
+    for segment in split_segments(cell):
+        rest = _marked_rest(segment)
+        if rest is None:
+            continue
+        for revision, state, _ in revisions_in_segment(segment) or []:
+            found.setdefault(revision, state)
+    return found
+
+
+def _marked_rest(segment: str) -> str | None:
+    """The marker a revision segment starts with ("" for a revision alone), or None for words."""
+    if ALL_REVISIONS.match(segment):
+        rest = ALL_REVISIONS.sub("", segment).strip()
+        return rest if segment.lower().startswith("all five") and _is_marker(rest) else None
+    match = REVISION_SEGMENT.match(segment)
+    if not match or _revision_of(match.group("first")) is None:
+        return None
+    rest = match.group("rest").strip()
+    return rest if _is_marker(rest) else None
+
+
+def _is_marker(rest: str) -> bool:
+    word = rest.partition(" ")[0].lower()
+    return not rest or rest.startswith("✓") or word in ABSENT_WORDS | DEPRECATED_WORDS or bool(ONLY.match(rest))
+
+
+def marked_lacking_hosts(cell: str) -> set[str]:
+    """Hosts the Where cell marks as lacking it (`lootbox ✗`, `mcpx —`), not those it describes."""
+    return {
+        segment.host
+        for segment in host_segments(cell)
+        if segment.state == HOST_LACKS and any(marker in segment.text for marker in HOST_LACK_MARKERS)
+    }
 
 
 def only_revisions(cell: str) -> set[str]:

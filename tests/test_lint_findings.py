@@ -38,6 +38,32 @@ def test_each_contradiction_says_which_label_and_what_the_where_cell_says(cells,
     assert found(text) == [(severity, line_of(text, "| TT-01"), "TT-01", "contradiction", message)]
 
 
+@pytest.mark.parametrize(
+    "cells",
+    [
+        "`2026-07-28 removes` | `24-11..25-11 ✓ · 26-07 405`",
+        "`2026-07-28 removes` | `24-11..25-11: server decides · 26-07 MUST NOT emit`",
+        "`2026-07-28 removes` | `25-11 core · 26-07 extension only`",
+        "`2026-07-28 removes` | `25-11 server + client · 26-07 server only`",
+        "`2026-07-28 removes` | `24-11..25-11 both ways · 26-07 server → client`",
+        "`2026-07-28 removes` | `26-07 per-request streams`",
+        "`opencode v2 has` | `26-07 ✓` · v2 no idle TTL",
+        "`2026-07-28 deprecates` `2026-07-28 has` | `26-07 ✓ (dep.)`",
+    ],
+)  # fmt: skip
+def test_a_revision_or_host_followed_by_words_is_described_and_no_label_contradicts_it(cells):
+    """The shapes of the registers nobody here wrote (issue 34, item 5): only markers (✓, —, ✗, dep,
+    only, a revision alone) state a state; words describe one."""
+    assert [f for f in lint.lint_text(with_row(cells), "one.md") if f.code == "contradiction"] == []
+
+
+def test_a_planted_contradiction_in_a_correct_register_is_still_found():
+    text = with_row("`2025-03-26 has` | `25-11 server + client · 26-07 only`")
+    assert [f.message for f in lint.lint_text(text, "one.md") if f.code == "contradiction"] == [
+        "label `2025-03-26 has` contradicts the Where cell's `26-07 only`"
+    ]
+
+
 @pytest.mark.parametrize(("status", "shown"), [("✓ — works", "✓"), ("acc. — accepted as is", "acc.")])
 def test_a_missing_label_beside_a_status_that_has_it(status, shown):
     text = with_row("`mcpx missing` `2026-07-28 has` | `26-07 ✓`").replace("n/a — not examined", status)
@@ -83,3 +109,24 @@ def test_a_citation_in_no_source_root_cannot_be_verified():
     message = "`elsewhere/x.go` is in no source root: it cannot be verified"
     assert found(text, roots) == [("warning", line_of(text, "## TT-01"), "TT-01", "no-source", message)]
     assert found(text) == [], "without roots nothing is checked"
+
+
+def test_a_tick_marked_deprecated_reads_as_deprecated_and_words_are_no_marker():
+    from registers.support import marked_states, support_from_where
+    from registers.vocabulary import ABSENT, DEPRECATED, EXISTS
+
+    assert support_from_where("26-07 ✓ (dep.)")["2026-07-28"].state == DEPRECATED
+    assert marked_states("24-11..25-11 ✓ · 26-07 —") == {
+        "2024-11-05": EXISTS,
+        "2025-03-26": EXISTS,
+        "2025-06-18": EXISTS,
+        "2025-11-25": EXISTS,
+        "2026-07-28": ABSENT,
+    }
+    assert marked_states("25-11 core · 26-07 MUST NOT emit") == {}, "words describe; they mark nothing"
+    assert marked_states("25-03+ · 26-07 only") == {
+        "2025-03-26": EXISTS,
+        "2025-06-18": EXISTS,
+        "2025-11-25": EXISTS,
+        "2026-07-28": EXISTS,
+    }
