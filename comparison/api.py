@@ -50,6 +50,7 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "status": run.status,
         "revisions": run.revisions,
         "scenarios": run.scenarios,
+        "tries": run.tries,
         "done": run.done,
         "total": run.total,
         "error": run.error,
@@ -134,7 +135,8 @@ def run(request, pk: int):
 
 RESULT_FIELDS = (
     "scenario", "family", "rows", "method", "requested_revision", "negotiated_revision", "verdict", "failure",
-    "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "duration_ms",
+    "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "tries",
+    "duration_ms",
 )  # fmt: skip
 
 

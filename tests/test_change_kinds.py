@@ -302,6 +302,8 @@ def test_the_run_form_sets_the_tries_and_every_try_is_stored():
     assert run.tries == 2
     progress = ProbeResult.objects.get(run=run, scenario="progress")
     assert [attempt["try"] for attempt in progress.tries] == [1, 2]
+    assert client.get(f"/api/v1/runs/{run.pk}/").json()["tries"] == 2
+    assert [attempt["try"] for attempt in client.get(f"/api/v1/results/{progress.pk}/").json()["tries"]] == [1, 2]
     client.post(f"/probes/targets/{target.pk}/run/", {"revision": ["2025-06-18"], "scenario": ["text"], "tries": "x"})
     assert ProbeRun.objects.latest("created").tries == 3, "a value that is no number is the default"
     client.post(f"/probes/targets/{target.pk}/run/", {"revision": ["2025-06-18"], "scenario": ["text"], "tries": "99"})
