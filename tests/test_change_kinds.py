@@ -329,3 +329,23 @@ def test_the_command_takes_the_tries_and_prints_intermittent():
         "probe", "--command", command, "--upstream-fixture", "--revisions", "2025-11-25",
         "--scenarios", "progress", "--tries", "1", stdout=StringIO(),
     )  # fmt: skip
+
+
+def test_a_proxy_that_filters_log_levels_itself_loses_only_the_set_level():
+    """npm mcp-proxy 6.7.19 answers logging/setLevel itself and filters what it passes on: the
+    client gets the levels it asked for, and only the upstream's not being told is a loss."""
+    from comparison.probes.families import logging
+    from comparison.probes.families.base import Step
+
+    scenario = logging.FAMILY.scenarios[0]
+    arrived = [
+        Step("received", {"method": "notifications/message", "params": {"level": level}})
+        for level in ("info", "warning")
+    ]
+    played = Played(steps=arrived, upstream={"level": None, "sent": ["debug", "info", "warning"]})
+    found = logging.assess(scenario, played, "2025-11-25")
+    assert [(f.verdict, f.message) for f in found] == [(V.LOST, "logging/setLevel")]
+    played.steps = arrived[1:]
+    assert (V.LOST, "notifications/message") in [
+        (f.verdict, f.message) for f in logging.assess(scenario, played, "2025-11-25")
+    ]
