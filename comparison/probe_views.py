@@ -54,18 +54,12 @@ def run_probe_view(request: HtmxHttpRequest, pk: int):
             user=request.user,
             real_host=request.POST.get("real_host") == "on",
             conformance=request.POST.get("conformance") == "on",
-            tries=_whole_number(request.POST.get("tries")),
+            tries=int_param(request.POST.get("tries")),
         )
     except RunRefused as refused:
         messages.error(request, str(refused))
         return redirect(target.get_absolute_url())
     return redirect(run.get_absolute_url())
-
-
-def _whole_number(value: str | None) -> int | None:
-    """A form's number, or None (the default) when it is empty or not a whole number."""
-    text = (value or "").strip()
-    return int(text) if text.isascii() and text.isdigit() else None
 
 
 @require_POST
