@@ -134,7 +134,7 @@ def run(request, pk: int):
 
 
 RESULT_FIELDS = (
-    "scenario", "family", "rows", "method", "requested_revision", "negotiated_revision", "verdict", "failure",
+    "scenario", "family", "anchors", "method", "requested_revision", "negotiated_revision", "verdict", "failure",
     "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "tries",
     "duration_ms",
 )  # fmt: skip

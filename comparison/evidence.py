@@ -27,117 +27,47 @@ register does not name has "no claim"; "untested" means nothing at all was measu
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
-from registers.vocabulary import HOST_NAMES
-
-from . import failure_checks, spec_checks
+from . import evidence_related, failure_checks, spec_checks
+from .evidence_types import (
+    AGREES,
+    AUDIT,
+    DISAGREES,
+    FINDING,
+    MODEL,
+    NO_CLAIM,
+    OBSERVED,
+    PROBE,
+    REAL_HOST,
+    REAL_VIEW_SUFFIX,
+    RELATED,
+    RELATED_ENTRY,
+    SCHEMA,
+    SPEC,
+    UNCHECKED,
+    UNTESTED,
+    VERDICTS,
+    HostEvidence,
+    ProbeCell,
+    RowRevisions,
+    Source,
+)
 from .hosts import REAL_HOST_CHECKS, downgrade_checks
 from .hosts.agreement import RowHostView, judge
 from .hosts.examples import COMPOSED, ROW_EXAMPLES, vectors
 from .hosts.present import PresentedView
 
-AGREES, DISAGREES, OBSERVED, UNTESTED = "agrees", "disagrees", "observed", "untested"
-VERDICTS = (DISAGREES, AGREES, OBSERVED, UNTESTED)
-MODEL, REAL_HOST, PROBE, FINDING = "host model", "real host", "probe", "finding"
-SCHEMA, AUDIT = "official schema", "failure audit"
-#: The evidence entry for the row's claims about the protocol itself, beside the hosts.
-SPEC = "the spec"
-NO_CLAIM = "the register makes no claim for this host"
-#: Rows nothing here can check, and why (shown on the row page).
-UNCHECKED = {
-    "CT-17": "It is about mcpx's script values (a non-enumerable `.raw` on every value), and no mcpx "
-    "script runtime runs here: the mcpx model covers `mcpx_call`, `downgrade()` and prompts only.",
-    "FG-13": "It reports a stress test of language models (Llama 3.2 3B, Qwen 0.8B, 840 decisions); "
-    "checking it needs those models, and tests here reach no model.",
-    "FG-14": "It is about host-side result hooks (Codex CLI's on_mcp_tool_result and configured "
-    "rewrites), configuration no host model here has and no host run here is given.",
-}
-#: Host views a probe run stored from a real host rather than a model.
-REAL_VIEW_SUFFIX = "-real"
-
-
-@dataclass(frozen=True)
-class Source:
-    kind: str  # MODEL, REAL_HOST, PROBE or FINDING
-    label: str
-    stance: str  # AGREES, DISAGREES, or "" when it says nothing checkable about the claim
-    detail: str
-    result_id: int | None = None
-    run_id: int | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "label": self.label,
-            "stance": self.stance or None,
-            "detail": self.detail,
-            "result": self.result_id,
-            "run": self.run_id,
-        }
-
-
-@dataclass
-class HostEvidence:
-    host: str
-    claim: str  # the register's state for the host ("" when the row does not name it)
-    sources: list[Source] = field(default_factory=list)
-
-    @property
-    def verdict(self) -> str:
-        stances = {source.stance for source in self.sources}
-        if DISAGREES in stances:
-            return DISAGREES
-        if AGREES in stances:
-            return AGREES
-        return OBSERVED if self.sources else UNTESTED
-
-    @property
-    def claim_text(self) -> str:
-        return self.claim or NO_CLAIM
-
-    @property
-    def label(self) -> str:
-        return HOST_NAMES.get(self.host, self.host)
-
-    @property
-    def conflicts(self) -> list[Source]:
-        return [source for source in self.sources if source.stance == DISAGREES]
-
-
-@dataclass(frozen=True)
-class ProbeCell:
-    """A stored probe result that exercised the row, as the evidence reads it."""
-
-    result_id: int
-    run_id: int
-    target: str
-    scenario: str
-    revision: str
-    views: tuple[dict[str, Any], ...]
-    interop: dict[str, bool]
-    incomplete: str = ""  # the run's status when it did not finish
-
-    @cached_property
-    def presented(self) -> tuple[PresentedView, ...]:
-        """The stored views read once, however many rows the cell exercises."""
-        return tuple(PresentedView.from_json(data) for data in self.views)
+__all__ = [
+    "AGREES", "AUDIT", "DISAGREES", "FINDING", "MODEL", "NO_CLAIM", "OBSERVED", "PROBE", "REAL_HOST",
+    "REAL_VIEW_SUFFIX", "RELATED", "RELATED_ENTRY", "SCHEMA", "SPEC", "UNCHECKED", "UNTESTED", "VERDICTS",
+    "HostEvidence", "ProbeCell", "RowRevisions", "Source", "row_evidence", "row_verdict",
+]  # fmt: skip
 
 
 def real_checked_examples() -> set[str]:
     """The examples the real-host test lane runs (every vector and composed tool result)."""
     return set(vectors()) | {name for name, value in COMPOSED.items() if "messages" not in value}
-
-
-@dataclass(frozen=True)
-class RowRevisions:
-    """What a row says of the revisions: its support per revision and its labels' span."""
-
-    support: dict[str, str] = field(default_factory=dict)
-    introduced: str = ""
-    removed: str = ""
 
 
 def row_evidence(
@@ -157,15 +87,20 @@ def row_evidence(
     if model:
         _model_sources(found, model)
     for finding in findings:
-        if finding.get("host") in found and row_id in finding.get("rows", ()):
+        if finding.get("host") in found:
             found[finding["host"]].sources.append(
                 Source(FINDING, "real host finding", "", str(finding.get("what", "")))
             )
     subject = ROW_EXAMPLES.get(row_id, ("", ""))[1]
-    _probe_sources(found, row_id, subject, cells)
+    cells = list(cells)
+    judged, related = cells, []
+    if revisions is not None:
+        judged, related = evidence_related.split_cells(cells, revisions, bool(subject))
+    _probe_sources(found, row_id, subject, judged)
     _downgrade_source(found, row_id)
     spec = _spec_evidence(row_id, revisions) if revisions is not None else None
-    return list(found.values()) + ([spec] if spec else [])
+    extra = evidence_related.entries(revisions, related, judged) if revisions is not None else []
+    return list(found.values()) + ([spec] if spec else []) + extra
 
 
 def _stance(agrees: bool) -> str:
@@ -180,11 +115,19 @@ def _downgrade_source(found: dict[str, HostEvidence], row_id: str) -> None:
 
 def _spec_evidence(row_id: str, revisions: RowRevisions) -> HostEvidence | None:
     claims, sources = [], []
-    schema = spec_checks.check(row_id, revisions.support, revisions.introduced, revisions.removed)
+    schema = spec_checks.check(
+        list(revisions.subject),
+        revisions.title,
+        revisions.support,
+        revisions.introduced,
+        revisions.removed,
+        revisions.described,
+    )
     if schema is not None:
         where = [revision for revision, there in schema.claimed.items() if there]
         claims.append(f"{schema.subject} at {', '.join(where) or 'no revision'}")
-        sources.append(Source(SCHEMA, "MCP JSON Schema of each revision", _stance(schema.agrees), schema.detail()))
+        stance = "" if schema.stance is None else _stance(schema.stance)
+        sources.append(Source(SCHEMA, "MCP JSON Schema of each revision", stance, schema.detail()))
     audit = failure_checks.check(row_id)
     if audit is not None:
         claims.append(audit.says)

@@ -1,66 +1,142 @@
 """Evidence beside every claim, read from the database for the registers app: the latest probe
-cells of every target, then comparison.evidence over them."""
+cells of every target, matched to rows by their anchors, then comparison.evidence over them."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import reduce
+from operator import or_
+
+from django.db.models import Q
 
 from registers.vocabulary import HOSTS
 
 from . import evidence
+from .anchors import kinds
+from .anchors.row_anchors import TITLE
 from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .models import ProbeResult, ProbeRun
 from .selectors import latest_ended_runs
 
+COLUMNS = ("id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family")
 
-def latest_probe_cells(row_id: str | None = None) -> dict[str, list[evidence.ProbeCell]]:
-    """{row id: cells} of the latest ended run of every target (two queries); one row's only when
-    `row_id` is given."""
+
+def _row_keys(anchors: Iterable[str]) -> set[str]:
+    return set().union(*(kinds.keys(value) for value in anchors)) if anchors else set()
+
+
+def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.ProbeCell]:
+    """The cells of the latest ended run of every target (two queries); only those that meet
+    `anchors` when given (none for a row with no anchors)."""
     runs = latest_ended_runs()
-    results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(rows_key="")
-    if row_id is not None:
-        results = results.filter(rows_key__contains=f",{row_id},")
-    cells: dict[str, list[evidence.ProbeCell]] = {}
-    columns = ("id", "run_id", "scenario", "requested_revision", "rows", "host_views", "interop")
-    for pk, run_id, scenario, revision, rows, views, interop_ in results.order_by("id").values_list(*columns):
+    results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(anchors_key="")
+    if anchors is not None:
+        # A row with no anchors still asks (for no key), so every row page costs the same queries.
+        keys = sorted(_row_keys(anchors)) or [""]
+        results = results.filter(reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys)))
+        wanted = set(anchors)
+    cells = []
+    for pk, run_id, scenario, revision, declared, views, interop_, verdict, family in results.order_by(
+        "id"
+    ).values_list(*COLUMNS):
         target, status = runs[run_id]
-        cell = evidence.ProbeCell(
-            pk,
-            run_id,
-            target,
-            scenario,
-            revision,
-            tuple(views if isinstance(views, list) else ()),
-            interop_ if isinstance(interop_, dict) else {},
-            "" if status == ProbeRun.DONE else status,
+        cells.append(
+            evidence.ProbeCell(
+                pk,
+                run_id,
+                target,
+                scenario,
+                revision,
+                tuple(views if isinstance(views, list) else ()),
+                interop_ if isinstance(interop_, dict) else {},
+                "" if status == ProbeRun.DONE else status,
+                tuple(declared if isinstance(declared, list) else ()),
+                verdict,
+                family,
+            )
         )
-        for row in rows if isinstance(rows, list) else ():
-            cells.setdefault(row, []).append(cell)
+    if anchors is not None:  # the LIKEs find a superset: two properties of one definition share it
+        cells = [cell for cell in cells if kinds.meet(wanted, set(cell.anchors))]
     return cells
+
+
+class CellIndex:
+    """Cells by the anchor keys they meet, so each row finds its cells without a scan."""
+
+    def __init__(self, cells: list[evidence.ProbeCell]):
+        self.cells = cells
+        self.by_key: dict[str, list[int]] = {}
+        for index, cell in enumerate(cells):
+            for key in _row_keys(cell.anchors):
+                self.by_key.setdefault(key, []).append(index)
+
+    def meeting(self, anchors: Iterable[str]) -> list[evidence.ProbeCell]:
+        wanted = set(anchors)
+        candidates = sorted({i for key in _row_keys(wanted) for i in self.by_key.get(key, ())})
+        return [self.cells[i] for i in candidates if kinds.meet(wanted, set(self.cells[i].anchors))]
 
 
 def row_evidence(
     row_id: str, claims: dict[str, str], model, cells=None, revisions: evidence.RowRevisions | None = None
 ) -> list[evidence.HostEvidence]:
-    """Per host, then the spec: the claim and every source for or against it (the row page's
-    evidence table)."""
+    """Per host, then the spec, the status and the related checks: the claim and every source for
+    or against it (the row page's evidence table)."""
+    anchors = revisions.anchors if revisions is not None else ()
     if cells is None:
-        cells = latest_probe_cells(row_id).get(row_id, [])
-    return evidence.row_evidence(row_id, claims, model, findings_for(row_id), cells, HOSTS, revisions)
+        cells = latest_probe_cells(anchors)
+    return evidence.row_evidence(
+        row_id,
+        claims,
+        model,
+        findings_for(anchors, revisions.subject if revisions is not None else ()),
+        cells,
+        HOSTS,
+        revisions,
+    )
 
 
-def row_revisions(facts: dict | None, introduced: str, removed: str) -> evidence.RowRevisions:
-    """What a stored row says of the revisions (its `facts` support and its labels' span)."""
-    return evidence.RowRevisions((facts or {}).get("support", {}), introduced or "", removed or "")
+def row_revisions(
+    facts: dict | None,
+    introduced: str,
+    removed: str,
+    anchors: list | None = None,
+    title: str = "",
+    status_subject: str = "",
+    status: str = "",
+) -> evidence.RowRevisions:
+    """What a stored row says of the revisions (its `facts` support and its labels' span), what it
+    is about (its stored anchors) and its status claim."""
+    found = [item for item in anchors or () if isinstance(item, dict) and item.get("anchor")]
+    return evidence.RowRevisions(
+        (facts or {}).get("support", {}),
+        introduced or "",
+        removed or "",
+        title or "",
+        tuple(item["anchor"] for item in found),
+        tuple(item["anchor"] for item in found if item.get("how") == TITLE),
+        status_subject or "",
+        status or "",
+        tuple(item["anchor"] for item in found if item.get("how") == "what"),
+    )
 
 
 def evidence_of_rows(
     rows: list[tuple[str, dict[str, str], evidence.RowRevisions]],
-    cells: dict[str, list[evidence.ProbeCell]] | None = None,
+    cells: list[evidence.ProbeCell] | None = None,
 ) -> dict[str, list[evidence.HostEvidence]]:
-    """{row id: evidence per host and the spec} for (row id, claims, revisions), from two queries
-    (none when the latest probe `cells` are given)."""
-    cells = latest_probe_cells() if cells is None else cells
+    """{row id: evidence per host, the spec, the status and related checks} for (row id, claims,
+    revisions), from two queries (none when the latest probe `cells` are given)."""
+    index = CellIndex(latest_probe_cells() if cells is None else cells)
     return {
-        row_id: row_evidence(row_id, claims, row_host_views(row_id, claims), cells.get(row_id, []), revisions)
+        row_id: evidence.row_evidence(
+            row_id,
+            claims,
+            row_host_views(row_id, claims),
+            findings_for(revisions.anchors, revisions.subject),
+            index.meeting(revisions.anchors),
+            HOSTS,
+            revisions,
+        )
         for row_id, claims, revisions in rows
     }

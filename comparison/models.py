@@ -11,6 +11,7 @@ from django.urls import reverse
 from registers import choices
 from registers.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
+from .anchors import kinds
 from .own_secrets import own_secrets
 from .probes.forkserver import fixture_command
 from .probes.launch import loopback_port
@@ -257,14 +258,21 @@ class ProbeRun(models.Model):
         return None
 
 
+def anchor_keys(anchors: list[str]) -> str:
+    found = sorted(set().union(*(kinds.keys(value) for value in anchors))) if anchors else []
+    return "," + ",".join(found) + "," if found else ""
+
+
 class ProbeResult(models.Model):
     run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="results")
     scenario = models.CharField(max_length=100)
     #: The scenario family (comparison.probes.families) the scenario belongs to; "" before families.
     family = models.CharField(max_length=40, blank=True, default="")
-    rows = models.JSONField(default=list)
-    #: ",CT-01,CT-05," so a row page finds its results with one LIKE on any database.
-    rows_key = models.CharField(max_length=500, blank=True, db_index=True)
+    #: What the scenario exercises (comparison.anchors): methods, fields, headers, pages.
+    anchors = models.JSONField(default=list, blank=True)
+    #: ",method:tools/list,type:CallToolResult," (every anchor and the broader ones it falls under),
+    #: so a row page finds the results that meet its anchors with LIKEs on any database.
+    anchors_key = models.TextField(blank=True, default="")
     method = models.CharField(max_length=100)
     requested_revision = models.CharField(max_length=10, choices=choices.Revision)
     negotiated_revision = models.CharField(max_length=20, blank=True)
@@ -293,7 +301,7 @@ class ProbeResult(models.Model):
         return f"{self.scenario} @ {self.requested_revision}: {self.verdict}"
 
     def save(self, *args, **kwargs):
-        self.rows_key = "," + ",".join(self.rows) + "," if self.rows else ""
+        self.anchors_key = anchor_keys(self.anchors)
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:

@@ -5,14 +5,18 @@ render; nothing here writes."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Q
 
 from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 from . import charts, failures
+from .anchors import kinds
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
 from .probes.scenarios import suite
@@ -20,11 +24,20 @@ from .probes.scenarios import suite
 # --- for the registers app ---------------------------------------------------------------------
 
 
-def row_probe_results(row_id: str, limit: int = 20) -> QuerySet[ProbeResult]:
-    """The latest probe results that exercised a register row."""
-    return (ProbeResult.objects.filter(rows_key__contains=f",{row_id},").select_related("run__target").order_by("-id"))[
-        :limit
-    ]
+def _anchor_filter(anchors: Iterable[str]) -> Q:
+    """Results whose anchor keys hold one of these anchors' keys; none (",," is in no key) for a
+    row with no anchors, in a query all the same, so every row page costs the same."""
+    keys = sorted(set().union(*(kinds.keys(value) for value in anchors))) if anchors else []
+    return reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys or [""]))
+
+
+def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResult]:
+    """The latest probe results whose scenarios meet a register row's anchors."""
+    wanted = list(anchors)
+    found = _anchor_filter(wanted)
+    # The LIKEs find a superset (two properties of one definition share it), read a few more.
+    candidates = ProbeResult.objects.filter(found).select_related("run__target").order_by("-id")[: limit * 5]
+    return [result for result in candidates if kinds.meet(set(wanted), set(result.anchors))][:limit]
 
 
 def latest_audit_run_id() -> int | None:
@@ -32,18 +45,35 @@ def latest_audit_run_id() -> int | None:
     return ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
 
 
-def latest_probe_verdicts() -> dict[str, Counter]:
-    """Per register row, the verdicts of the latest ended run of every target. A verdict from a run
-    that did not finish says so: `as expected (run interrupted)`."""
+class LatestVerdicts:
+    """The verdicts of the latest ended run of every target, each with the anchors its scenario
+    exercises; a row's verdicts are those of the cells that meet its anchors."""
+
+    def __init__(self, cells: list[tuple[set[str], str]]):
+        self.cells = cells
+        self.by_key: dict[str, list[int]] = {}
+        for index, (anchors, _) in enumerate(cells):
+            for key in set().union(*(kinds.keys(value) for value in anchors)):
+                self.by_key.setdefault(key, []).append(index)
+
+    def for_row(self, anchors: Iterable[str]) -> Counter:
+        wanted = set(anchors)
+        keys = set().union(*(kinds.keys(value) for value in wanted))
+        found = {index for key in keys for index in self.by_key.get(key, ())}
+        return Counter(self.cells[i][1] for i in found if kinds.meet(wanted, self.cells[i][0]))
+
+
+def latest_probe_verdicts() -> LatestVerdicts:
+    """Per cell of the latest ended run of every target, its verdict and anchors. A verdict from a
+    run that did not finish says so: `as expected (run interrupted)`."""
     status_of = {run_id: status for run_id, (_, status) in latest_ended_runs().items()}
-    verdicts: dict[str, Counter] = {}
-    for run_id, rows, verdict in ProbeResult.objects.filter(run_id__in=list(status_of)).values_list(
-        "run_id", "rows", "verdict"
+    cells = []
+    for run_id, anchors, verdict in ProbeResult.objects.filter(run_id__in=list(status_of)).values_list(
+        "run_id", "anchors", "verdict"
     ):
         label = verdict if status_of[run_id] == ProbeRun.DONE else f"{verdict} (run {status_of[run_id]})"
-        for row_id in rows:
-            verdicts.setdefault(row_id, Counter())[label] += 1
-    return verdicts
+        cells.append((set(anchors or ()), label))
+    return LatestVerdicts(cells)
 
 
 # --- targets and runs --------------------------------------------------------------------------
@@ -140,7 +170,7 @@ def run_grid(run: ProbeRun) -> dict:
             "negotiated_revision",
             "verdict",
             "failure",
-            "rows",
+            "anchors",
             "interop",
         )
     )

@@ -1,67 +1,58 @@
-"""Does the official schema of each revision define what a register row says it does? Pure, no
-Django (reads the shipped schema files).
+"""Does the official schema of each revision define what a register row's revision claim is
+about? Pure, no Django (reads the shipped schemas through comparison.anchors).
 
-A row's revision claim is where the register says its subject exists: from its labels
-(`2025-06-18 has` → from 2025-06-18, `… deprecates` keeps it, a removal ends it) or, without a
-revision label, from its "Where it exists" cell. Each checked row names one thing in the schema
-(a definition, a property of one, or a type one property accepts); the check reads every revision's
-schema and compares. Only rows whose subject is a schema shape are checked: prose rules (which
-errors are protocol errors) are not in any schema.
+No row is named here. A row's subject is the set of anchors its title names (comparison.anchors);
+each schema-shaped subject anchor is a *reading* of what the claim is about, with the revisions
+whose schema has it. The claim is where the register says the subject exists: from its labels
+(`2025-06-18 has` → from 2025-06-18, a removal ends it) or, without a revision label, from its
+"Where it exists" cell.
+
+The check agrees when one reading is present exactly where the claim says. It disagrees only when
+it measured the claim unambiguously: the title names one schema thing and nothing else (a *naming*
+title: "`Prompt.title`", "`logging/setLevel` request removed"). A title that describes a behaviour
+of a thing ("`tools/list` in deterministic order") claims where the behaviour exists, which the
+schema does not hold: there the check is related, with no stance.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from registers.vocabulary import REVISIONS
 
-from .probes.revisions import official_schema
+from .anchors import kinds
+from .anchors.vocabulary import schema_definitions, vocabulary
+
+#: Words a title may hold beside the identifiers it names and still only name them.
+NAMING_WORDS = frozenset(
+    "a an and as any are becomes block blocks content field fields gone in is json key method new notification "
+    "notifications object of on optional param params parameter per-request property request requests result "
+    "results removed added the type types union value values deprecated embedded allowed only".split()
+)
+_CODE = re.compile(r"`[^`]*`")
+_WORD = re.compile(r"[A-Za-z][\w-]*")
+#: A title saying the thing becomes any JSON value claims a type change, not an existence.
+ANY_JSON = re.compile(r"\bany JSON\b", re.I)
 
 
 @dataclass(frozen=True)
-class SchemaSubject:
-    definition: str
-    prop: str = ""  # a property of the definition
-    accepts: str = ""  # a definition the property (or its array items) accepts
-    any_json: bool = False  # the property takes any JSON value (no `type` of its own)
-
-    def describe(self) -> str:
-        if self.any_json:
-            return f"{self.definition}.{self.prop} as any JSON value"
-        if self.accepts:
-            return f"{self.definition}.{self.prop} accepts {self.accepts}"
-        return f"{self.definition}.{self.prop}" if self.prop else self.definition
+class Reading:
+    name: str
+    found: dict[str, bool]
 
 
-#: Register row -> what in the schema its subject is.
-ROW_SUBJECTS: dict[str, SchemaSubject] = {
-    "CT-01": SchemaSubject("TextContent"),
-    "CT-02": SchemaSubject("ImageContent"),
-    "CT-03": SchemaSubject("AudioContent"),
-    "CT-04": SchemaSubject("EmbeddedResource"),
-    "CT-05": SchemaSubject("ResourceLink"),
-    "CT-06": SchemaSubject("ResourceLink"),
-    "CT-07": SchemaSubject("ContentBlock"),
-    "CT-08": SchemaSubject("ToolUseContent"),
-    "CT-09": SchemaSubject("TextContent", "annotations"),
-    "CT-10": SchemaSubject("TextContent", "_meta"),
-    "CT-11": SchemaSubject("ToolResultContent", "structuredContent", any_json=True),
-    "CT-13": SchemaSubject("CallToolResult", "structuredContent"),
-    "FG-01": SchemaSubject("CallToolResult", "isError"),
-    "FG-12": SchemaSubject("CallToolResult", "isError"),
-    "PRM-01": SchemaSubject("Prompt", "title"),
-    "PRM-02": SchemaSubject("PromptArgument", "title"),
-    "PRM-03": SchemaSubject("Prompt", "icons"),
-    "PRM-04": SchemaSubject("Prompt", "_meta"),
-    "PRM-05": SchemaSubject("PromptMessage", "content", "AudioContent"),
-    "PRM-06": SchemaSubject("PromptMessage", "content", "ResourceLink"),
-    "PRM-07": SchemaSubject("PromptMessage", "role"),
-}
+def _head(title: str) -> str:
+    """The title before any `:`/`;`, without parentheses: what it names, before what it says."""
+    return re.split(r"[:;]", re.sub(r"\([^)]*\)", "", title), maxsplit=1)[0]
 
 
-def _definitions(revision: str) -> dict:
-    schema = official_schema(revision)
-    return schema.get("$defs") or schema.get("definitions") or {}
+def naming_title(title: str) -> bool:
+    """Does the title only name things (its words outside code spans, before any `:`/`;` and
+    outside parentheses, are all naming words)?"""
+    words = _WORD.findall(_CODE.sub(" ", _head(title)))
+    return all(word.lower() in NAMING_WORDS for word in words)
 
 
 def _accepted(node: dict, definitions: dict, depth: int = 0) -> set[str]:
@@ -82,19 +73,60 @@ def _accepted(node: dict, definitions: dict, depth: int = 0) -> set[str]:
     return found
 
 
-def defines(subject: SchemaSubject, revision: str) -> bool:
-    definitions = _definitions(revision)
-    definition = definitions.get(subject.definition)
-    if not isinstance(definition, dict):
-        return False
-    if not subject.prop:
-        return True
-    prop = (definition.get("properties") or {}).get(subject.prop)
-    if prop is None:
-        return False
-    if subject.any_json:
-        return isinstance(prop, dict) and "type" not in prop and "$ref" not in prop
-    return not subject.accepts or subject.accepts in _accepted(prop, definitions)
+def _property(revision: str, definition: str, prop: str) -> dict | None:
+    node = schema_definitions(revision).get(definition) or {}
+    value = (node.get("properties") or {}).get(prop)
+    return value if isinstance(value, dict) else None
+
+
+def _field_reading(name: str, any_json: bool) -> Reading:
+    definition, _, prop = name.partition(".")
+    if not any_json:
+        present = vocabulary().revisions_of(kinds.anchor(kinds.FIELD, name))
+        return Reading(name, {revision: revision in present for revision in REVISIONS})
+    found = {}
+    for revision in REVISIONS:
+        value = _property(revision, definition, prop)
+        found[revision] = value is not None and "type" not in value and "$ref" not in value
+    return Reading(f"{name} as any JSON value", found)
+
+
+def _accepts_reading(field_name: str, accepted: str) -> Reading:
+    definition, _, prop = field_name.partition(".")
+    found = {}
+    for revision in REVISIONS:
+        value = _property(revision, definition, prop)
+        found[revision] = value is not None and accepted in _accepted(value, schema_definitions(revision))
+    return Reading(f"{field_name} accepts {accepted}", found)
+
+
+@lru_cache(maxsize=4096)
+def _readings(subject: tuple[str, ...], title: str) -> tuple[Reading, ...]:
+    return tuple(readings(list(subject), title))
+
+
+def readings(subject: list[str], title: str = "") -> list[Reading]:
+    """Every schema reading of a row's subject anchors."""
+    vocab = vocabulary()
+    # "becomes any JSON" in what the title names claims a type change; after a `;` it is one of
+    # the things the row says, so both the property and its any-JSON form are readings.
+    head = _head(title)
+    forms = [True] if ANY_JSON.search(head) else [False, True] if ANY_JSON.search(title) else [False]
+    found: list[Reading] = []
+    fields = [kinds.split(value)[1] for value in subject if kinds.split(value)[0] == kinds.FIELD]
+    for value in subject:
+        kind, name = kinds.split(value)
+        if kind == kinds.FIELD:
+            found += [_field_reading(name, any_json) for any_json in forms]
+        elif kind == kinds.PROP:
+            owners = sorted(vocab.owners.get(name, ()))
+            found += [_field_reading(f"{owner}.{name}", any_json) for owner in owners for any_json in forms]
+        elif kind in kinds.SCHEMA_KINDS:
+            present = vocab.revisions_of(value)
+            found.append(Reading(name, {revision: revision in present for revision in REVISIONS}))
+            if kind == kinds.TYPE:
+                found += [_accepts_reading(field, name) for field in fields]
+    return found
 
 
 def claimed_revisions(support: dict[str, str], introduced: str, removed: str) -> dict[str, bool]:
@@ -112,6 +144,9 @@ class SchemaCheck:
     subject: str
     claimed: dict[str, bool]
     found: dict[str, bool]
+    #: False when the title names more than one thing or describes a behaviour: the check then
+    #: confirms a reading that matches, and otherwise takes no stance.
+    decisive: bool = True
 
     @property
     def differing(self) -> list[str]:
@@ -120,6 +155,13 @@ class SchemaCheck:
     @property
     def agrees(self) -> bool:
         return not self.differing
+
+    @property
+    def stance(self) -> bool | None:
+        """True (agrees), False (disagrees), or None (related: measured, but not this claim)."""
+        if self.agrees:
+            return True
+        return False if self.decisive else None
 
     def detail(self) -> str:
         present = [revision for revision, there in self.found.items() if there]
@@ -131,15 +173,32 @@ class SchemaCheck:
                 for revision in self.differing
             )
             text += f" ({said})"
+            if not self.decisive:
+                text += "; the title names more than this one thing, or a behaviour of it, so no stance"
         return text
 
 
-def check(row_id: str, support: dict[str, str], introduced: str = "", removed: str = "") -> SchemaCheck | None:
-    """The row's revision claim against every revision's schema; None for a row with no schema
-    subject or no stated revision."""
-    subject = ROW_SUBJECTS.get(row_id)
+def check(
+    subject: list[str],
+    title: str,
+    support: dict[str, str],
+    introduced: str = "",
+    removed: str = "",
+    described: tuple[str, ...] = (),
+) -> SchemaCheck | None:
+    """The row's revision claim against every revision's schema; None for a row whose subject has
+    no schema reading or that states no revision."""
     claimed = claimed_revisions(support, introduced, removed)
-    if subject is None or not claimed:
+    found = list(_readings(tuple(subject), title))
+    if not found and described:
+        # A title that names nothing: what the row's What names may still match the claim
+        # (confirmed when one does), but the check cannot tell which the claim is about.
+        found = list(_readings(tuple(described), title))
+        title = ""
+    if not found or not claimed:
         return None
-    found = {revision: defines(subject, revision) for revision in REVISIONS}
-    return SchemaCheck(subject.describe(), claimed, found)
+    for reading in found:
+        if all(reading.found.get(revision) == there for revision, there in claimed.items()):
+            return SchemaCheck(reading.name, claimed, reading.found)
+    decisive = len(found) == 1 and bool(title) and naming_title(title)
+    return SchemaCheck(found[0].name, claimed, found[0].found, decisive)

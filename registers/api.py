@@ -33,7 +33,7 @@ def citation_dict(citation: Citation) -> dict[str, Any]:
     return {name: getattr(citation, name) for name in CITATION_FIELDS} | {"verified_commit": citation.verified_commit}
 
 
-def row_dict(row: Row, probe: dict, evidence: str) -> dict[str, Any]:
+def row_dict(row: Row, probe: probe_selectors.LatestVerdicts, evidence: str) -> dict[str, Any]:
     return {
         "register": row.register.slug,
         "row_id": row.row_id,
@@ -54,7 +54,8 @@ def row_dict(row: Row, probe: dict, evidence: str) -> dict[str, Any]:
         },
         "citations": [citation_dict(c) for c in row.citations.all()],
         "fields": [{"name": f["name"], "text": f["text"]} for f in row.fields],
-        "probe_verdicts": dict(probe.get(row.row_id, {})),
+        "anchors": [item for item in row.anchors if isinstance(item, dict)],
+        "probe_verdicts": dict(probe.for_row(item["anchor"] for item in row.anchors)),
         "evidence": evidence,
         "url": row.get_absolute_url(),
     }
@@ -111,7 +112,15 @@ def row(request, row_id: str):
         full.row_id,
         claims,
         row_host_views(full.row_id, claims),
-        revisions=evidence_selectors.row_revisions(full.facts, full.introduced_in, full.removed_in),
+        revisions=evidence_selectors.row_revisions(
+            full.facts,
+            full.introduced_in,
+            full.removed_in,
+            full.anchors,
+            full.difference or full.title,
+            full.register.subject,
+            full.status_verdict,
+        ),
     )
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}

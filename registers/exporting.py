@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from comparison import report_rows, reports
 from comparison.downloads import download
-from comparison.selectors import latest_probe_verdicts
+from comparison.selectors import LatestVerdicts, latest_probe_verdicts
 
 from . import filters, linking
 from .citations import locator
@@ -66,6 +66,7 @@ ROW_COLUMNS = (
     "removed_in",
     "deprecated_in",
     "fields",
+    "anchors",
 )
 HTML_COLUMNS = ("title_html", "difference_html", "status_html")
 CITATION_COLUMNS = ("row_id", "verdict", "kind", "path", "url", "web_url", "wire_ids", "line_start", "line_end")
@@ -92,7 +93,7 @@ def row_dicts(row_filter: filters.RowFilter, *, with_html: bool = False) -> Iter
         yield from _chunk_dicts(pks[start : start + CHUNK], probe, with_html)
 
 
-def _chunk_dicts(pks: list[int], probe: dict, with_html: bool) -> Iterator[dict[str, Any]]:
+def _chunk_dicts(pks: list[int], probe: LatestVerdicts, with_html: bool) -> Iterator[dict[str, Any]]:
     columns = ROW_COLUMNS + (HTML_COLUMNS if with_html else ())
     rows = {
         values[0]: dict(zip(columns, values, strict=True))
@@ -107,13 +108,13 @@ def _chunk_dicts(pks: list[int], probe: dict, with_html: bool) -> Iterator[dict[
             continue
         item = {
             "register": row["register__slug"],
-            **{name: row[name] for name in ROW_COLUMNS[2:-1]},
+            **{name: row[name] for name in ROW_COLUMNS[2:-2]},
             "fields": [{"name": f["name"], "text": f["text"]} for f in row["fields"]],
             "labels": labels.get(pk, []),
             "support": support.get(pk, {}),
             "hosts": hosts.get(pk, {}),
             "citations": counts.get(pk, {}),
-            "probe": dict(probe.get(row["row_id"], {})),
+            "probe": dict(probe.for_row(item["anchor"] for item in row["anchors"] or ())),
         }
         if with_html:
             item["citation_links"] = links.get(pk, [])

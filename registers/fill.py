@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from . import models
+from .anchoring import doc_anchors
 from .citations import Citation
 from .format import READING_RULES, RegisterDoc, RowDoc
 from .lint import lint
@@ -72,6 +73,7 @@ def fill_row(row: models.Row, doc: RowDoc, renderer: Renderer) -> None:
     row.wire_refs = doc.wire_refs
     row.content_hash = doc.content_hash
     row.read_with = READING_RULES
+    row.anchors = [found.as_dict() for found in doc_anchors(doc)]
     row.search_text = " ".join(
         [
             doc.row_id,

@@ -50,6 +50,8 @@ FACT_COLUMNS = (
     "facts",
     "search_text",
 )
+#: What the evidence reads of a row beside its facts: what it is about and its status subject.
+EVIDENCE_COLUMNS = ("anchors", "difference", "register__subject")
 #: What the Disagreements list shows of a row, read in the same query.
 SHOWN_COLUMNS = ("title", "register__title")
 
@@ -73,18 +75,10 @@ def snapshot() -> Snapshot:
     """Every row's facts in display order and the registers' titles, read once per data version."""
     version = data_version()
     if version not in _memo:
-        rows = list(Row.objects.order_by("register__title", "order").values_list(*FACT_COLUMNS, *SHOWN_COLUMNS))
+        columns = (*FACT_COLUMNS, *EVIDENCE_COLUMNS, *SHOWN_COLUMNS)
+        rows = list(Row.objects.order_by("register__title", "order").values_list(*columns))
         titles = list(Register.objects.order_by("title").values_list("slug", "title"))
-        found = evidence_selectors.evidence_of_rows(
-            [
-                (
-                    values[1],
-                    (values[11] or {}).get("hosts", {}),
-                    evidence_selectors.row_revisions(values[11], values[8], values[9]),
-                )
-                for values in rows
-            ]
-        )
+        found = evidence_selectors.evidence_of_rows([_evidence_input(values) for values in rows])
         verdicts = {row_id: row_verdict(items) for row_id, items in found.items()}
         facts = [_facts(values[: len(FACT_COLUMNS)], verdicts.get(values[1], "untested")) for values in rows]
         contradicted = [
@@ -95,6 +89,15 @@ def snapshot() -> Snapshot:
         _memo.clear()
         _memo[version] = Snapshot(facts, titles, contradicted)
     return _memo[version]
+
+
+def _evidence_input(values: tuple) -> tuple:
+    """(row id, host claims, revisions) of one snapshot row for comparison.evidence."""
+    facts = values[11] or {}
+    anchors, difference, subject = values[len(FACT_COLUMNS) : len(FACT_COLUMNS) + len(EVIDENCE_COLUMNS)]
+    status = values[3]
+    revisions = evidence_selectors.row_revisions(facts, values[8], values[9], anchors, difference, subject, status)
+    return values[1], facts.get("hosts", {}), revisions
 
 
 def _facts(values: tuple, evidence: str):

@@ -70,6 +70,7 @@ ROW_FIELDS = [
     "wire_refs",
     "content_hash",
     "read_with",
+    "anchors",
     "search_text",
     "facts",
     "lead_html",

@@ -132,6 +132,11 @@ class Row(models.Model):
     )
     content_hash = models.CharField(max_length=64)
     read_with = models.PositiveIntegerField(default=0, help_text="The reading rules this row was parsed with.")
+    anchors = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What the row is about (comparison.anchors): [{anchor, how, where}], the title's first.",
+    )
 
     objects = RowQuerySet.as_manager()
 

@@ -13,9 +13,10 @@ PostgreSQL whose statistics lagged a load.
   value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
   cite=drifted|moved|unverified  (rows with any such citation)
   changed_since=<increment>      (rows a register reload changed at or after that increment)
-  evidence=disagrees|agrees|observed|untested  (rows whose claims some evidence contradicts, only
-                                 supports, that something observed without a claim to check, or
-                                 that nothing measured; see comparison.evidence)
+  evidence=disagrees|agrees|observed|related|untested  (rows whose claims some evidence
+                                 contradicts, only supports, that something observed without a claim
+                                 to check, that checks meet by anchor with no stance, or that nothing
+                                 measured; see comparison.evidence)
   q=<free text>
 
 Unknown values are dropped (and reported), never turned into an error page.
@@ -42,11 +43,12 @@ STATUS_CHOICES = (
     vocab.StatusVerdict.ACC,
 )
 CITATION_CHOICES = ("drifted", "moved", "unverified")
-EVIDENCE_CHOICES = ("disagrees", "agrees", "observed", "untested")
+EVIDENCE_CHOICES = ("disagrees", "agrees", "observed", "related", "untested")
 EVIDENCE_NAMES = {
     "disagrees": "evidence disagrees",
     "agrees": "evidence agrees",
     "observed": "observed, no claim checked",
+    "related": "related checks only",
     "untested": "nothing measured",
 }
 

@@ -12,8 +12,9 @@ from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.html import format_html
 
-from comparison import charts, evidence, evidence_selectors
+from comparison import charts, evidence, evidence_related, evidence_selectors
 from comparison import selectors as probe_selectors
+from comparison.anchors.row_anchors import shown as shown_anchors
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.http import page_or_404
@@ -150,24 +151,38 @@ def row_page(slug: str, row_id: str) -> dict:
     citations = list(row.citations.all())
     host_states = {note.host: note.state for note in row.host_notes.all()}
     example_name, model_views = row_host_views(row.row_id, host_states) or ("", [])
+    revisions = evidence_selectors.row_revisions(
+        row.facts,
+        row.introduced_in,
+        row.removed_in,
+        row.anchors,
+        row.difference or row.title,
+        row.register.subject,
+        row.status_verdict,
+    )
+    found = evidence_selectors.row_evidence(
+        row.row_id,
+        host_states,
+        (example_name, model_views) if example_name else None,
+        revisions=revisions,
+    )
     return {
         "row": row,
         "register": row.register,
         "example_name": example_name,
         "model_views": model_views,
-        "findings": findings_for(row.row_id),
-        "evidence": evidence_selectors.row_evidence(
-            row.row_id,
-            host_states,
-            (example_name, model_views) if example_name else None,
-            revisions=evidence_selectors.row_revisions(row.facts, row.introduced_in, row.removed_in),
-        ),
+        "findings": findings_for(revisions.anchors, revisions.subject),
+        "evidence": found,
+        "anchors": shown_anchors(row.anchors),
+        "no_evidence": ""
+        if row.row_id in evidence.UNCHECKED or evidence.row_verdict(found) != evidence.UNTESTED
+        else evidence_related.no_evidence_reason(revisions),
         "unchecked": evidence.UNCHECKED.get(row.row_id, ""),
         "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
         "revision_words": revision_words(row),
         "row_history": _history(row),
         "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
-        "probe_results": probe_selectors.row_probe_results(row.row_id),
+        "probe_results": probe_selectors.row_probe_results(revisions.anchors),
         "fields": [f for f in row.fields if f["key"] != "sources"],
         "sources": row.field("sources"),
         "citations": citations,

@@ -43,7 +43,7 @@ def test_the_filter_selects_rows_by_their_evidence(claims, client):
     assert listed(client, "evidence=disagrees") == ["CT-03", "CT-05"]
     assert listed(client, "evidence=agrees") == ["CT-01"]
     assert listed(client, "evidence=untested") == ["CT-77"]
-    assert evidence_counts(client) == {"disagrees": 2, "agrees": 1, "observed": 0, "untested": 1}
+    assert evidence_counts(client) == {"disagrees": 2, "agrees": 1, "observed": 0, "related": 0, "untested": 1}
     assert listed(client, "evidence=nonsense") == ["CT-01", "CT-03", "CT-05", "CT-77"], "an unknown value is dropped"
 
 
@@ -97,7 +97,7 @@ def test_a_probe_counts_only_where_the_host_got_what_the_upstream_sent():
 
 
 def test_findings_are_shown_without_a_stance():
-    finding = {"host": "opencode-v1", "rows": ["CT-03"], "what": "something measured"}
+    finding = {"host": "opencode-v1", "anchors": ["type:AudioContent"], "what": "something measured"}
     found = evidence.row_evidence("CT-03", {"opencode-v1": "has"}, None, [finding], [], ["opencode-v1"])[0]
     assert [(s.kind, s.stance, s.detail) for s in found.sources] == [(evidence.FINDING, "", "something measured")]
     assert found.verdict == evidence.OBSERVED
@@ -235,21 +235,11 @@ def test_model_sources_name_the_example_and_the_real_check():
         "the test lane runs the example 'audio_only' through the real opencode 1.18.33 binary and requires the "
         "same outcome as the model"
     )
-    finding = {"host": "opencode-v1", "rows": ["CT-04"], "what": "elsewhere"}
-    assert evidence.row_evidence("CT-03", {}, None, [finding], [], ["opencode-v1"])[0].sources == []
-    assert (
-        evidence.row_evidence("CT-03", {}, None, [{"host": "lootbox", "rows": ["CT-03"]}], [], ["opencode-v1"])[
-            0
-        ].sources
-        == []
+    finding = {"host": "opencode-v1", "anchors": ["type:AudioContent"], "what": "measured"}
+    assert evidence.row_evidence("CT-03", {}, None, [finding], [], ["lootbox"])[0].sources == [], "another host"
+    assert evidence.row_evidence("CT-03", {}, None, [finding], [], ["opencode-v1"])[0].sources[0].label == (
+        "real host finding"
     )
-    assert (
-        evidence.row_evidence("CT-03", {}, None, [{"host": "opencode-v1", "rows": ["CT-03"]}], [], ["opencode-v1"])[0]
-        .sources[0]
-        .label
-        == "real host finding"
-    )
-    assert evidence.row_evidence("CT-03", {}, None, [{"host": "opencode-v1"}], [], ["opencode-v1"])[0].sources == []
     assert "audio_only" in evidence.real_checked_examples()
     assert "prompt_few_shot" not in evidence.real_checked_examples(), "prompts are not run through the real hosts"
 
@@ -257,33 +247,59 @@ def test_model_sources_name_the_example_and_the_real_check():
 # --- the spec's entry, the mcpx downgrade model, and rows nothing checks --------------------------
 
 
+def about(title: str, *anchors: str, **claim) -> evidence.RowRevisions:
+    """A row's revisions and what its title names, as the loader stores them."""
+    return evidence.RowRevisions(title=title, anchors=anchors, subject=anchors, **claim)
+
+
 def test_a_revision_claim_is_checked_against_every_revisions_schema():
-    audio = evidence.RowRevisions(introduced="2025-03-26")
-    spec = evidence.row_evidence("CT-03", {}, None, [], [], [], audio)[-1]
+    audio = about("`audio` content block", "type:AudioContent", introduced="2025-03-26")
+    spec = evidence.row_evidence("XX-01", {}, None, [], [], [], audio)[-1]
     assert (spec.host, spec.verdict) == (evidence.SPEC, evidence.AGREES)
     assert spec.claim == "AudioContent at 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
     assert spec.sources[0].kind == evidence.SCHEMA
-    too_early = evidence.RowRevisions(support={"2024-11-05": "exists", "2025-03-26": "exists"})
-    wrong = evidence.row_evidence("CT-03", {}, None, [], [], [], too_early)[-1]
-    assert wrong.verdict == evidence.DISAGREES
+    early = about(
+        "`audio` content block", "type:AudioContent", support={"2024-11-05": "exists", "2025-03-26": "exists"}
+    )
+    wrong = evidence.row_evidence("XX-01", {}, None, [], [], [], early)[-1]
+    assert wrong.verdict == evidence.DISAGREES, "a naming title with one subject: the schema decides"
     assert wrong.sources[0].detail.endswith("(2024-11-05: the register says present)")
-    removed = evidence.RowRevisions(introduced="2024-11-05", removed="2025-06-18")
-    assert evidence.row_evidence("PRM-07", {}, None, [], [], [], removed)[-1].verdict == evidence.DISAGREES
-    assert evidence.row_evidence("CT-03", {}, None, [], [], [], evidence.RowRevisions())[-1:] == []
+    removed = about("`prompts/get`", "method:prompts/get", introduced="2024-11-05", removed="2025-06-18")
+    assert evidence.row_evidence("XX-01", {}, None, [], [], [], removed)[-1].verdict == evidence.DISAGREES
+    assert evidence.row_evidence("XX-01", {}, None, [], [], [], evidence.RowRevisions())[-1:] == []
+
+
+def test_a_title_about_a_behaviour_of_a_thing_gets_no_stance_from_the_schema():
+    """`tools/list` exists in every revision; a row saying its deterministic order is new in
+    2026-07-28 claims where the behaviour exists, which no schema holds."""
+    order = about("`tools/list` in deterministic order", "method:tools/list", introduced="2026-07-28")
+    spec = evidence.row_evidence("XX-02", {}, None, [], [], [], order)[-1]
+    assert (spec.verdict, spec.sources[0].stance) == (evidence.OBSERVED, "")
+    assert "so no stance" in spec.sources[0].detail
+    two = about("`Tool.title` or `Prompt.title`", "field:Tool.title", "field:Prompt.title", introduced="2024-11-05")
+    assert evidence.row_evidence("XX-03", {}, None, [], [], [], two)[-1].sources[0].stance == ""
+    one_matches = about(
+        "`Tool.title` and `Prompt.title`", "field:Tool.title", "field:Prompt.title", introduced="2025-06-18"
+    )
+    assert evidence.row_evidence("XX-04", {}, None, [], [], [], one_matches)[-1].verdict == evidence.AGREES
 
 
 def test_a_type_change_and_an_accepted_block_are_read_from_the_schema():
     from comparison import spec_checks
 
-    assert spec_checks.check("CT-11", {}, "2026-07-28").found == {
+    title = "`ToolResultContent.structuredContent` becomes any JSON"
+    assert spec_checks.check(["field:ToolResultContent.structuredContent"], title, {}, "2026-07-28").found == {
         "2024-11-05": False,
         "2025-03-26": False,
         "2025-06-18": False,
         "2025-11-25": False,  # structuredContent is an object there, not any JSON
         "2026-07-28": True,
     }
-    assert spec_checks.check("PRM-06", {}, "2025-06-18").agrees
-    assert not spec_checks.check("PRM-06", {}, "2025-03-26").agrees, "no resource_link in 2025-03-26 prompts"
+    link = ["field:PromptMessage.content", "type:ResourceLink"]
+    assert spec_checks.check(link, "`resource_link` allowed in `PromptMessage.content`", {}, "2025-06-18").agrees
+    early = spec_checks.check(link, "`resource_link` allowed in `PromptMessage.content`", {}, "2025-03-26")
+    assert not early.agrees, "no resource_link in 2025-03-26 prompts"
+    assert early.stance is None, "two readings: no stance"
 
 
 def test_the_failure_gap_rows_are_checked_by_the_dpcter_audit_of_the_fixtures_failures():
@@ -312,22 +328,31 @@ def test_mcpxs_downgrade_model_speaks_to_the_rows_about_it():
 
 
 def test_a_host_with_sources_is_never_untested_and_an_unnamed_host_has_no_claim():
-    finding = {"host": "lootbox", "rows": ["CT-03"], "what": "measured"}
+    finding = {"host": "lootbox", "anchors": ["type:AudioContent"], "what": "measured"}
     lootbox = evidence.row_evidence("CT-03", {}, None, [finding], [], ["lootbox"])[0]
     assert lootbox.verdict == evidence.OBSERVED
     assert lootbox.claim_text == "the register makes no claim for this host"
 
 
-def test_the_shipped_rows_untested_after_a_run_are_the_three_nothing_can_check(loaded, client):
-    """A run of the built-in target over every family leaves three rows untested, each with its
-    reason on its page, and no evidence against any shipped claim."""
+def test_the_shipped_rows_untested_after_a_run_say_why_and_none_is_contradicted(loaded, client):
+    """A run of the built-in target over every family leaves seven of the 111 shipped rows untested,
+    each with its reason on its page (nothing here can check it, it names nothing the spec defines,
+    or no check exercises what it names), and no evidence against any shipped claim."""
     start_run(target=ensure_builtin_target(), revisions=["2025-06-18", "2026-07-28"], scenarios=[])
-    assert listed(client, "evidence=untested") == ["CT-17", "FG-13", "FG-14"]
+    untested = ["FG-13", "FG-14", "PG-06", "PG-07", "TOOL-03", "TOOL-12", "TOOL-31"]
+    assert listed(client, "evidence=untested") == untested
     assert sorted(evidence.UNCHECKED) == ["CT-17", "FG-13", "FG-14"]
-    for row in evidence.UNCHECKED:
-        page = client.get(f"/registers/{'content-types' if row.startswith('CT') else 'failure-gap'}/{row}/")
-        assert page.status_code == 200
-        assert 'id="unchecked"' in page.content.decode(), row
+    assert listed(client, "evidence=related&register=content-types") == ["CT-17"], "the mixed scenario meets it"
+    slugs = {"FG": "failure-gap", "PG": "pagination-caching", "TOOL": "tools", "CT": "content-types"}
+    for row in untested:
+        html = client.get(f"/registers/{slugs[row.split('-')[0]]}/{row}/").content.decode()
+        reason = 'id="unchecked"' if row in evidence.UNCHECKED else 'id="no-evidence"'
+        assert reason in html, row
+    assert "no anchor: the row names nothing" in client.get("/registers/tools/TOOL-12/").content.decode()
+    assert (
+        "nothing probed, checked or observed here exercises prop:tools"
+        in client.get("/registers/tools/TOOL-03/").content.decode()
+    )
     assert listed(client, "evidence=disagrees") == []
     observed = client.get("/registers/prompts/PRM-01/").content.decode()
     section = observed[observed.index('id="evidence"') :]

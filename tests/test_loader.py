@@ -34,10 +34,18 @@ def snapshot() -> dict:
 
 
 def test_loads_the_shipped_registers(loaded):
-    assert loaded.created == 19 + 8 + 16
-    assert sorted(loaded.registers) == ["content-types", "failure-gap", "prompts"]
-    assert Row.objects.count() == 43
-    assert RevisionSupport.objects.count() == 43 * 5
+    assert loaded.created == 19 + 8 + 16 + 9 + 14 + 14 + 31
+    assert sorted(loaded.registers) == [
+        "content-types",
+        "failure-gap",
+        "logging",
+        "pagination-caching",
+        "progress-cancellation",
+        "prompts",
+        "tools",
+    ]
+    assert Row.objects.count() == 111
+    assert RevisionSupport.objects.count() == 111 * 5
     ct13 = Row.objects.get(row_id="CT-13")
     assert ct13.fields[0]["key"] == "what"
     assert "<code>" in ct13.fields[0]["html"]
@@ -55,10 +63,10 @@ def test_loads_the_shipped_registers(loaded):
 def test_reload_is_idempotent(loaded, shipped_dir):
     before = snapshot()
     again = load_registers([shipped_dir])
-    assert (again.created, again.updated, again.removed, again.unchanged) == (0, 0, 0, 43)
+    assert (again.created, again.updated, again.removed, again.unchanged) == (0, 0, 0, 111)
     assert snapshot() == before
     forced = load_registers([shipped_dir], force=True)
-    assert (forced.created, forced.updated, forced.removed) == (0, 43, 0)
+    assert (forced.created, forced.updated, forced.removed) == (0, 111, 0)
     assert snapshot() == before
 
 
@@ -137,14 +145,14 @@ def test_duplicate_slug_and_missing_path(tmp_path):
 def test_command_prints_counts_and_fails_cleanly(tmp_path, shipped_dir):
     out = StringIO()
     call_command("load_registers", str(shipped_dir), stdout=out)
-    assert "3 register(s): 43 created, 0 updated, 0 unchanged, 0 removed" in out.getvalue()
+    assert "7 register(s): 111 created, 0 updated, 0 unchanged, 0 removed" in out.getvalue()
     out = StringIO()
     call_command("load_registers", stdout=out)
-    assert "0 created, 0 updated, 43 unchanged, 0 removed" in out.getvalue()
+    assert "0 created, 0 updated, 111 unchanged, 0 removed" in out.getvalue()
     broken = write(tmp_path, "broken.md", register_text(1).replace("increment:    1", "increment:    x"))
     with pytest.raises(CommandError, match=r"nothing loaded: .*broken\.md:6: `increment:` expected a whole number"):
         call_command("load_registers", str(broken))
-    assert Row.objects.count() == 43
+    assert Row.objects.count() == 111
 
 
 def test_command_exit_code_from_the_shell(tmp_path, lane_database):

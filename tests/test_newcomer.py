@@ -55,8 +55,8 @@ def test_row_10_a_row_nothing_loaded_is_text_with_a_note_not_a_dead_link(client,
     assert 'href="/rows/ERR-04/"' not in page
     assert 'ERR-04 <span class="muted">(not loaded)</span>' in page
     row = client.get("/registers/content-types/CT-12/").content.decode()
-    assert 'href="/rows/TOOL-27/"' not in row
-    assert 'TOOL-27 <span class="muted">(not loaded)</span>' in row
+    assert 'href="/rows/LV-36/"' not in row
+    assert 'LV-36 <span class="muted">(not loaded)</span>' in row
     assert '<a href="/rows/CT-06/" class="row-ref">CT-06</a>' in row, "a loaded row stays a link"
     for linked in re.findall(r'href="(/rows/[A-Z]+-\d+/)"', page + row):
         assert client.get(linked).status_code in (200, 302), linked
@@ -90,7 +90,7 @@ def test_row_8_the_html_exports_link_to_the_dashboard_and_to_each_citations_perm
     )
     assert permalinks
     assert permalinks <= set(hrefs), "each citation links to its permalink, as on the row page"
-    assert 'TOOL-27 <span class="muted">(not loaded)</span>' in report
+    assert 'LV-36 <span class="muted">(not loaded)</span>' in report
 
     settings.BASE_URL = "https://compare.example.org/"
     report = b"".join(client.get("/export.html?register=prompts").streaming_content).decode()
@@ -210,7 +210,7 @@ def test_row_15_errors_say_what_was_not_found_in_the_callers_language(client, lo
 
     for url in ("/?page=99", "/matrix/?page=99", "/api/v1/rows/?page=99", "/api/v1/runs/?page=99", "/?page=x"):
         assert client.get(url).status_code == 404, url
-    assert "No page 99: there are 1." in client.get("/?page=99").content.decode()
+    assert "No page 99: there are 2." in client.get("/?page=99").content.decode()
     assert client.get("/?page=1").status_code == 200
 
     run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])

@@ -76,10 +76,10 @@ def test_the_fixture_answers_what_it_is_known_to_answer(builtin_outcomes, key):
 def test_the_fixture_does_not_downgrade(builtin_outcomes):
     audio = cell(builtin_outcomes, "audio", "2024-11-05")
     assert audio.verdict == INVALID
-    assert audio.findings[0]["row"] == "CT-03"
+    assert audio.findings[0]["anchor"] == "type:AudioContent"
     assert cell(builtin_outcomes, "audio", "2025-03-26").verdict == AS_EXPECTED
     link = cell(builtin_outcomes, "resource-link", "2025-03-26")
-    assert any(f["row"] == "CT-05" for f in link.findings)
+    assert any(f["anchor"] == "type:ResourceLink" for f in link.findings)
     unknown = cell(builtin_outcomes, "unknown-type", "2026-07-28")
     assert any(f["rule"] == "schema" for f in unknown.findings)
 
@@ -113,17 +113,17 @@ def test_revision_rules():
         "structuredContent": {},
         "resultType": "complete",
     }
-    found = {(f.path, f.row) for f in revisions.rule_findings(result, "tools/call", "2025-03-26")}
+    found = {(f.path, f.anchor) for f in revisions.rule_findings(result, "tools/call", "2025-03-26")}
     assert found == {
-        ("content[0]", "CT-05"),
-        ("content[0]._meta", "CT-10"),
-        ("content[1].annotations.lastModified", "CT-09"),
-        ("structuredContent", "CT-11"),
-        ("resultType", "CT-12"),
+        ("content[0]", "type:ResourceLink"),
+        ("content[0]._meta", "field:TextContent._meta"),
+        ("content[1].annotations.lastModified", "field:Annotations.lastModified"),
+        ("structuredContent", "field:CallToolResult.structuredContent"),
+        ("resultType", "field:CallToolResult.resultType"),
     }
     assert revisions.rule_findings(result, "tools/call", "2026-07-28") == []
     prompts = {"prompts": [{"name": "p", "title": "T", "icons": []}]}
-    assert [f.row for f in revisions.rule_findings(prompts, "prompts/list", "2025-06-18")] == ["PRM-03"]
+    assert [f.anchor for f in revisions.rule_findings(prompts, "prompts/list", "2025-06-18")] == ["field:Prompt.icons"]
 
 
 def test_schema_findings():

@@ -75,8 +75,8 @@ def test_row_list_full_page(loaded, client):
     assert "<html" in html
     assert 'id="filters"' in html
     assert "htmx" in html
-    assert len(row_ids(html)) == 43
-    assert "43 rows." in html
+    assert len(row_ids(html)) == 100, "the first page"
+    assert "111 rows." in html
     assert '<option value="content-types">Content types (19)</option>' in html
 
 
@@ -97,12 +97,16 @@ def test_row_list_htmx_fragment(loaded, client):
             "revision=2024-11-05&rev_mode=absent&register=content-types",
             ["CT-03", "CT-05", "CT-06", "CT-08", "CT-10", "CT-11", "CT-13"],
         ),
-        ("revision=2026-07-28&rev_mode=removed", ["CT-08"]),
+        ("revision=2026-07-28&rev_mode=removed&register=content-types", ["CT-08"]),
+        (
+            "revision=2026-07-28&rev_mode=removed&register=logging",
+            ["LOG-01", "LOG-02", "LOG-05", "LOG-06", "LOG-07", "LOG-08"],
+        ),
         ("host=opencode-v1&host_mode=lacks&register=content-types", ["CT-03", "CT-05", "CT-12", "CT-16", "CT-17"]),
         ("host=cloudflare&register=prompts", []),
         ("label=mcpx+missing&register=prompts", ["PRM-01", "PRM-02", "PRM-03", "PRM-04", "PRM-07"]),
         ("status=yes&register=prompts", ["PRM-08"]),
-        ("value=negative", ["CT-08"]),
+        ("value=negative&register=content-types", ["CT-08"]),
         ("effort=L", ["FG-05", "FG-06"]),
         ("risk=high&register=failure-gap", ["FG-01", "FG-02", "FG-15", "FG-16"]),
         ("q=slash+commands", ["PRM-07", "PRM-08"]),
@@ -117,7 +121,7 @@ def test_unknown_filter_values_are_ignored_and_reported(loaded, client):
     response = client.get("/?revision=1999-01-01&host=netscape&effort=huge")
     html = response.content.decode()
     assert response.status_code == 200
-    assert len(row_ids(html)) == 43
+    assert len(row_ids(html)) == 100
     assert "Ignored unknown filter values: revision=1999-01-01, host=netscape, effort=huge." in html
 
 

@@ -24,20 +24,21 @@ MAX_MESSAGE = 500
 MAX_CHECKS = 50
 _FOLDER = re.compile(r"^server-(?P<name>[a-z0-9-]+?)-\d{4}-\d{2}-\d{2}T")
 
-#: Suite scenario -> (our scenarios that exercise the same thing, register rows).
+#: Suite scenario -> (our scenarios that exercise the same thing, anchors beyond theirs). The
+#: suite's checks cite spec sections; a suite row's anchors are its own and those of our scenarios.
 MAP: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "server-initialize": (("told-version",), ()),
-    "ping": ((), ()),
+    "ping": ((), ("method:ping",)),
     "logging-set-level": (("logging",), ()),
-    "completion-complete": ((), ()),
-    "tools-list": (("tools-list",), ("CT-11",)),
-    "tools-call-simple-text": (("text",), ("CT-01",)),
-    "tools-call-image": (("image",), ("CT-02",)),
-    "tools-call-audio": (("audio",), ("CT-03",)),
-    "tools-call-embedded-resource": (("resource-text",), ("CT-04",)),
-    "tools-call-mixed-content": (("mixed",), ("CT-07",)),
+    "completion-complete": ((), ("method:completion/complete", "page:completion")),
+    "tools-list": (("tools-list",), ()),
+    "tools-call-simple-text": (("text",), ()),
+    "tools-call-image": (("image",), ()),
+    "tools-call-audio": (("audio",), ()),
+    "tools-call-embedded-resource": (("resource-text",), ()),
+    "tools-call-mixed-content": (("mixed",), ()),
     "tools-call-with-logging": (("logging",), ()),
-    "tools-call-error": (("is-error",), ("CT-19", "FG-01")),
+    "tools-call-error": (("is-error",), ()),
     "tools-call-with-progress": (("progress",), ()),
     "tools-call-sampling": (("ask-sampling",), ()),
     "tools-call-elicitation": (("ask-elicit-form",), ()),
@@ -46,16 +47,16 @@ MAP: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "server-sse-multiple-streams": (("session-get",), ()),
     "resources-list": (("pages-resources",), ()),
     "resources-read-text": (("resource-read",), ()),
-    "resources-read-binary": ((), ()),
-    "resources-templates-read": ((), ()),
+    "resources-read-binary": ((), ("method:resources/read", "type:BlobResourceContents")),
+    "resources-templates-read": ((), ("method:resources/templates/list", "type:ResourceTemplate")),
     "resources-subscribe": (("resource-updated",), ()),
     "resources-unsubscribe": (("resource-updated",), ()),
-    "prompts-list": (("prompts-list",), ("PRM-01",)),
-    "prompts-get-simple": (("prompt-multi",), ("PRM-07",)),
-    "prompts-get-with-args": (("prompt-multi",), ("PRM-08",)),
-    "prompts-get-embedded-resource": (("prompt-multi",), ("PRM-07",)),
-    "prompts-get-with-image": (("prompt-multi",), ("PRM-05",)),
-    "dns-rebinding-protection": ((), ()),
+    "prompts-list": (("prompts-list",), ()),
+    "prompts-get-simple": (("prompt-multi",), ()),
+    "prompts-get-with-args": (("prompt-multi",), ()),
+    "prompts-get-embedded-resource": (("prompt-multi",), ()),
+    "prompts-get-with-image": (("prompt-multi",), ()),
+    "dns-rebinding-protection": ((), ("page:transports", "page:streamable-http")),
 }
 
 
@@ -110,6 +111,14 @@ def read_folder(folder: Path) -> dict[str, list[Check]]:
     return found
 
 
+def suite_anchors(ours: tuple[str, ...], own: tuple[str, ...]) -> tuple[str, ...]:
+    """What a suite scenario exercises: its own anchors and those of our scenarios that match it."""
+    from .families import fixture_scenarios
+
+    declared = {scenario.key: scenario.anchors for scenario in fixture_scenarios()}
+    return tuple(dict.fromkeys([*own, *(anchor for key in ours for anchor in declared.get(key, ()))]))
+
+
 @dataclass(frozen=True)
 class Row:
     scenario: str
@@ -118,7 +127,7 @@ class Row:
     verdict: str
     message: str
     ours: tuple[str, ...]  # our scenarios that exercise the same thing
-    rows: tuple[str, ...]
+    anchors: tuple[str, ...]
     direct_checks: tuple[Check, ...] = ()
     via_checks: tuple[Check, ...] = ()
 
@@ -130,7 +139,7 @@ class Row:
             "verdict": self.verdict,
             "message": self.message,
             "ours": list(self.ours),
-            "rows": list(self.rows),
+            "anchors": list(self.anchors),
         }
 
 
@@ -153,7 +162,7 @@ def compare(direct: Pass, via: Pass) -> list[Row]:
     itself does not pass it (so the scenario says nothing about the target)."""
     found = []
     for name in sorted(set(direct.scenarios) | set(via.scenarios)):
-        ours, rows = MAP.get(name, ((), ()))
+        ours, anchors = MAP.get(name, ((), ()))
         through = via.scenarios.get(name, [])
         if not direct.passed(name):
             verdict, message = V.NOT_TESTABLE, "the fixture does not pass it directly"
@@ -165,7 +174,15 @@ def compare(direct: Pass, via: Pass) -> list[Row]:
             verdict, message = V.LOST, _first_failure(through) or "no check passed through the target"
         reference = direct.scenarios.get(name, [])
         row = Row(
-            name, _counts(reference), _counts(through), verdict, message, ours, rows, tuple(reference), tuple(through)
+            name,
+            _counts(reference),
+            _counts(through),
+            verdict,
+            message,
+            ours,
+            suite_anchors(ours, anchors),
+            tuple(reference),
+            tuple(through),
         )
         found.append(row)
     return found

@@ -1,8 +1,8 @@
 """Is a result valid for the negotiated revision? Pure rules, plus the official JSON Schema.
 
 The rules say which block types and fields each revision defines in tool results and prompt
-messages (content-types register CT-03, CT-05, CT-07, CT-09, CT-10, CT-11; prompts register
-PRM-01, PRM-03, PRM-05, PRM-06). The schemas never forbid extra fields, so a field a revision
+messages, each with the spec anchor it is (a register row about it meets it by that anchor). The
+schemas never forbid extra fields, so a field a revision
 lacks is only caught here.
 """
 
@@ -21,26 +21,26 @@ from registers.vocabulary import Revision as R
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "data" / "schemas"
 
-#: (thing, first revision that defines it, register row)
+#: (thing, first revision that defines it, the spec anchor it is)
 BLOCK_TYPES = {
-    "text": (R.V2024_11_05, "CT-01"),
-    "image": (R.V2024_11_05, "CT-02"),
-    "resource": (R.V2024_11_05, "CT-04"),
-    "audio": (R.V2025_03_26, "CT-03"),
-    "resource_link": (R.V2025_06_18, "CT-05"),
+    "text": (R.V2024_11_05, "type:TextContent"),
+    "image": (R.V2024_11_05, "type:ImageContent"),
+    "resource": (R.V2024_11_05, "type:EmbeddedResource"),
+    "audio": (R.V2025_03_26, "type:AudioContent"),
+    "resource_link": (R.V2025_06_18, "type:ResourceLink"),
 }
 RESULT_FIELDS = {
-    "structuredContent": (R.V2025_06_18, "CT-11"),
-    "resultType": (R.V2026_07_28, "CT-12"),
+    "structuredContent": (R.V2025_06_18, "field:CallToolResult.structuredContent"),
+    "resultType": (R.V2026_07_28, "field:CallToolResult.resultType"),
 }
 BLOCK_FIELDS = {
-    "_meta": (R.V2025_06_18, "CT-10"),
+    "_meta": (R.V2025_06_18, "field:TextContent._meta"),
 }
-ANNOTATION_FIELDS = {"lastModified": (R.V2025_06_18, "CT-09")}
+ANNOTATION_FIELDS = {"lastModified": (R.V2025_06_18, "field:Annotations.lastModified")}
 PROMPT_FIELDS = {
-    "title": (R.V2025_06_18, "PRM-01"),
-    "icons": (R.V2025_11_25, "PRM-03"),
-    "_meta": (R.V2025_06_18, "PRM-04"),
+    "title": (R.V2025_06_18, "field:Prompt.title"),
+    "icons": (R.V2025_11_25, "field:Prompt.icons"),
+    "_meta": (R.V2025_06_18, "field:Prompt._meta"),
 }
 RESULT_SCHEMAS = {
     "tools/call": "CallToolResult",
@@ -56,10 +56,10 @@ class Finding:
     rule: str  # "block-type", "field", "schema"
     path: str
     message: str
-    row: str = ""
+    anchor: str = ""  # what it is (comparison.anchors): rows meet it by anchor
 
     def as_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "path": self.path, "message": self.message, "row": self.row}
+        return {"rule": self.rule, "path": self.path, "message": self.message, "anchor": self.anchor}
 
 
 def _before(revision: str, first: str) -> bool:
@@ -92,27 +92,28 @@ def rule_findings(result: dict, method: str, revision: str) -> list[Finding]:
             continue
         kind = block.get("type")
         if not isinstance(kind, str) or kind not in BLOCK_TYPES:
-            found.append(Finding("block-type", path, f"block type {kind!r} is defined by no revision", "CT-14"))
+            unknown = f"block type {kind!r} is defined by no revision"
+            found.append(Finding("block-type", path, unknown, "type:ContentBlock"))
             continue
-        first, row = BLOCK_TYPES[kind]
+        first, anchor = BLOCK_TYPES[kind]
         if _before(revision, first):
-            found.append(Finding("block-type", path, f"{kind} blocks exist from {first}, not in {revision}", row))
-        for name, (first, row) in BLOCK_FIELDS.items():
+            found.append(Finding("block-type", path, f"{kind} blocks exist from {first}, not in {revision}", anchor))
+        for name, (first, anchor) in BLOCK_FIELDS.items():
             if name in block and _before(revision, first):
-                found.append(Finding("field", f"{path}.{name}", f"{name} on blocks exists from {first}", row))
-        for name, (first, row) in ANNOTATION_FIELDS.items():
+                found.append(Finding("field", f"{path}.{name}", f"{name} on blocks exists from {first}", anchor))
+        for name, (first, anchor) in ANNOTATION_FIELDS.items():
             annotations = block.get("annotations")
             if isinstance(annotations, dict) and name in annotations and _before(revision, first):
-                found.append(Finding("field", f"{path}.annotations.{name}", f"{name} exists from {first}", row))
+                found.append(Finding("field", f"{path}.annotations.{name}", f"{name} exists from {first}", anchor))
     if method == "tools/call":
-        for name, (first, row) in RESULT_FIELDS.items():
+        for name, (first, anchor) in RESULT_FIELDS.items():
             if name in result and _before(revision, first):
-                found.append(Finding("field", name, f"{name} exists from {first}, not in {revision}", row))
+                found.append(Finding("field", name, f"{name} exists from {first}, not in {revision}", anchor))
     if method == "prompts/list":
         for index, prompt in enumerate(_list(result.get("prompts"))):
-            for name, (first, row) in PROMPT_FIELDS.items():
+            for name, (first, anchor) in PROMPT_FIELDS.items():
                 if isinstance(prompt, dict) and name in prompt and _before(revision, first):
-                    found.append(Finding("field", f"prompts[{index}].{name}", f"{name} exists from {first}", row))
+                    found.append(Finding("field", f"prompts[{index}].{name}", f"{name} exists from {first}", anchor))
     return found
 
 

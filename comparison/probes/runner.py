@@ -105,7 +105,7 @@ class ProbeOutcome:
         return {
             "scenario": self.scenario.key,
             "family": self.scenario.family,
-            "rows": list(self.scenario.rows),
+            "anchors": list(self.scenario.anchors),
             "method": self.scenario.method,
             "requested_revision": self.requested,
             "negotiated_revision": self.negotiated,

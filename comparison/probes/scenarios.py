@@ -1,4 +1,4 @@
-"""The probe catalogue: what to send, and which register rows each scenario exercises. Pure.
+"""The probe catalogue: what to send, and what each scenario exercises (its anchors). Pure.
 
 Two suites: `fixture` (the built-in upstream, whose answers and behaviour are known, so any
 change a proxy makes shows even without probing the upstream directly; its scenarios are the
@@ -9,8 +9,10 @@ families of `comparison.probes.families`) and `everything`
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
+from ..anchors.vocabulary import vocabulary
 from .families import family_of, fixture_scenarios
 from .families.base import Scenario
 from .fixture_content import PROMPTS, TOOLS, ToolError
@@ -21,52 +23,70 @@ __all__ = ["EVERYTHING", "FIXTURE", "SUITES", "Scenario", "expected_fixture_resp
 FIXTURE: tuple[Scenario, ...] = fixture_scenarios()
 
 EVERYTHING = (
-    Scenario("tools-list", "tools/list", "tools/list", {}, ()),
-    Scenario("echo", "echo", "tools/call", {"name": "echo", "arguments": {"message": "hello"}}, ("CT-01",)),
-    Scenario("tiny-image", "get-tiny-image", "tools/call", {"name": "get-tiny-image", "arguments": {}}, ("CT-02",)),
+    Scenario("tools-list", "tools/list", "tools/list", {}, ("type:Tool",)),
+    Scenario("echo", "echo", "tools/call", {"name": "echo", "arguments": {"message": "hello"}}, ("type:TextContent",)),
+    Scenario(
+        "tiny-image",
+        "get-tiny-image",
+        "tools/call",
+        {"name": "get-tiny-image", "arguments": {}},
+        ("type:ImageContent",),
+    ),
     Scenario(
         "annotated",
         "get-annotated-message",
         "tools/call",
         {"name": "get-annotated-message", "arguments": {"messageType": "error", "includeImage": True}},
-        ("CT-09",),
+        ("type:Annotations", "field:TextContent.annotations"),
     ),
     Scenario(
         "resource-reference",
         "get-resource-reference",
         "tools/call",
         {"name": "get-resource-reference", "arguments": {"resourceType": "Text", "resourceId": 1}},
-        ("CT-04",),
+        ("type:EmbeddedResource",),
     ),
     Scenario(
         "resource-links",
         "get-resource-links",
         "tools/call",
         {"name": "get-resource-links", "arguments": {"count": 2}},
-        ("CT-05",),
+        ("type:ResourceLink",),
     ),
     Scenario(
         "structured",
         "get-structured-content",
         "tools/call",
         {"name": "get-structured-content", "arguments": {"location": "New York"}},
-        ("CT-11",),
+        ("field:CallToolResult.structuredContent",),
     ),
     Scenario(
         "bad-arguments",
         "get-sum with a wrong type",
         "tools/call",
         {"name": "get-sum", "arguments": {"a": "x", "b": 1}},
-        ("FG-08",),
+        ("error:-32602",),
         True,
     ),
     Scenario(
-        "no-such-tool", "nonexistent tool", "tools/call", {"name": "no-such-tool", "arguments": {}}, ("FG-07",), True
+        "no-such-tool",
+        "nonexistent tool",
+        "tools/call",
+        {"name": "no-such-tool", "arguments": {}},
+        ("error:-32602",),
+        True,
     ),
     Scenario("no-such-prompt", "nonexistent prompt", "prompts/get", {"name": "no-such-prompt"}, (), True),
-    Scenario("no-such-method", "unknown method", "no/such-method", {}, (), True),
+    Scenario("no-such-method", "unknown method", "no/such-method", {}, ("error:-32601",), True),
 )
 
+
+def _with_method(scenario: Scenario) -> Scenario:
+    method = (f"method:{scenario.method}",) if f"method:{scenario.method}" in vocabulary().present else ()
+    return replace(scenario, anchors=tuple(dict.fromkeys((*scenario.anchors, *method))))
+
+
+EVERYTHING = tuple(_with_method(scenario) for scenario in EVERYTHING)
 SUITES = {"fixture": FIXTURE, "everything": EVERYTHING}
 
 

@@ -8,8 +8,9 @@ import re
 #: The version of the rules that turn a register's text into rows (cells, states, citations).
 #: Bump it when a rule changes what a row reads as: the next load re-reads every row, even where
 #: the text did not change (and records no new row version for them). Bumped too when the HTML kept
-#: on each row changes (3: the matrix cells link to their notes), so a reload renders it again.
-READING_RULES = 3
+#: on each row changes (3: the matrix cells link to their notes), so a reload renders it again, or
+#: what is derived from it (4: the spec anchors of each row).
+READING_RULES = 4
 
 TABLE_HEADER_FIXED = ("ID", "Difference", "Labels", "Where it exists")
 TABLE_HEADER_TAIL = ("Value", "Effort", "Risk")

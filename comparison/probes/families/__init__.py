@@ -4,6 +4,8 @@ and the pages know families only through `base.Family`."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import ModuleType
 from typing import Any
 
 from . import (
@@ -22,19 +24,37 @@ from . import (
 )
 from .base import Family, Scenario
 
-FAMILIES: tuple[Family, ...] = (
-    content.FAMILY,
-    prompts.FAMILY,
-    failures.FAMILY,
-    progress.FAMILY,
-    logging.FAMILY,
-    server_requests.FAMILY,
-    pagination.FAMILY,
-    changes.FAMILY,
-    cancellation.FAMILY,
-    upstream_told.FAMILY,
-    sessions.FAMILY,
-    caching.FAMILY,
+
+def _declared(module: ModuleType) -> Family:
+    """The module's family with each scenario's anchors: its own, its entry in the module's
+    SCENARIO_ANCHORS, the family's ANCHORS, and the method it sends."""
+    own = getattr(module, "SCENARIO_ANCHORS", {})
+    family = module.FAMILY
+
+    def anchored(scenario: Scenario) -> Scenario:
+        method = (f"method:{scenario.method}",) if "/" in scenario.method else ()
+        found = (*scenario.anchors, *own.get(scenario.key, ()), *module.ANCHORS, *method)
+        return replace(scenario, anchors=tuple(dict.fromkeys(found)))
+
+    return replace(family, scenarios=tuple(anchored(s) for s in family.scenarios), anchors=module.ANCHORS)
+
+
+FAMILIES: tuple[Family, ...] = tuple(
+    _declared(module)
+    for module in (
+        content,
+        prompts,
+        failures,
+        progress,
+        logging,
+        server_requests,
+        pagination,
+        changes,
+        cancellation,
+        upstream_told,
+        sessions,
+        caching,
+    )
 )
 BY_NAME = {family.name: family for family in FAMILIES}
 

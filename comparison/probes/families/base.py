@@ -21,7 +21,8 @@ class Scenario:
     title: str
     method: str
     params: dict[str, Any]
-    rows: tuple[str, ...] = ()
+    #: What the scenario exercises (comparison.anchors): how checks meet register rows.
+    anchors: tuple[str, ...] = ()
     failure: bool = False  # a scenario that induces a failure (the failure-gap audit reads these)
     family: str = ""
     #: The first revision the scenario exists in, and the first it no longer exists in ("" = none),
@@ -47,7 +48,7 @@ class Scenario:
             "title": self.title,
             "method": self.method,
             "params": self.params,
-            "rows": list(self.rows),
+            "anchors": list(self.anchors),
             "failure": self.failure,
             "family": self.family,
             "introduced": self.introduced,
@@ -178,13 +179,15 @@ class Family:
     #: Its outcome can depend on timing (notifications, progress, cancellation, streams): each cell
     #: is played several times and the tries are weighed together (probes.tries).
     timing: bool = False
+    #: What every scenario of the family exercises, beside its own anchors.
+    anchors: tuple[str, ...] = ()
     #: Its assessment compares with the same scenario played against the upstream directly (the
     #: fixture when the target fronts it): `Played.notes["reference"]` holds that play.
     compared: bool = False
 
 
 def call_scenario(
-    family: str, key: str, tool: str, title: str, rows: tuple[str, ...], failure: bool = False, **extra: Any
+    family: str, key: str, tool: str, title: str, anchors: tuple[str, ...], failure: bool = False, **extra: Any
 ) -> Scenario:
     """A `tools/call` of a fixture tool without arguments."""
-    return Scenario(key, title, "tools/call", {"name": tool, "arguments": {}}, rows, failure, family, **extra)
+    return Scenario(key, title, "tools/call", {"name": tool, "arguments": {}}, anchors, failure, family, **extra)

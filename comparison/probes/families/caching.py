@@ -119,3 +119,6 @@ FAMILY = Family(
     play=play,
     assess=assess,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ("prop:ttlMs", "prop:cacheScope", "type:CacheableResult", "page:caching")

@@ -178,3 +178,11 @@ FAMILY = Family(
     ),
     timing=True,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = (
+    "notification:notifications/cancelled",
+    "prop:requestId",
+    "prop:reason",
+    "page:cancellation",
+)

@@ -201,3 +201,15 @@ FAMILY = Family(
     ),
     timing=True,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = (
+    "notification:notifications/tools/list_changed",
+    "notification:notifications/resources/updated",
+    "method:resources/subscribe",
+    "method:subscriptions/listen",
+    "capability:tools.listChanged",
+    "capability:resources.subscribe",
+    "meta:io.modelcontextprotocol/subscriptionId",
+    "page:subscriptions",
+)

@@ -8,34 +8,46 @@ from ..fixture_content import FAILURE_KINDS
 from .base import Family, Scenario, call_scenario
 
 NAME = "failures"
-#: The failure-gap row of each induced kind.
-FAILURE_ROWS = {"not-found": "FG-07", "argument-type": "FG-08", "argument-value": "FG-09", "auth": "FG-10"}
+IS_ERROR, INVALID_PARAMS = "field:CallToolResult.isError", "error:-32602"
+#: What each form of an induced failure exercises.
+FORM_ANCHORS = {
+    "rpc": ("type:JSONRPCError", INVALID_PARAMS),
+    "prose": (IS_ERROR, "type:TextContent"),
+    "envelope": (IS_ERROR, "field:CallToolResult.structuredContent"),
+}
 FORMS = (("rpc", "a JSON-RPC error"), ("prose", "isError + prose"), ("envelope", "an mcp-error/1 envelope"))
 
 
-def _fail(key: str, title: str, rows: tuple[str, ...]) -> Scenario:
-    return call_scenario(NAME, key, key, title, rows, True)
+def _fail(key: str, title: str, anchors: tuple[str, ...]) -> Scenario:
+    return call_scenario(NAME, key, key, title, anchors, True)
 
 
 FAMILY = Family(
     NAME,
     "Failures",
     (
-        _fail("is-error", "isError with prose (not found)", ("CT-19", "FG-01", "FG-15")),
-        _fail("is-error-empty", "isError without text", ("CT-19", "FG-01")),
-        _fail("rpc-error", "JSON-RPC error with code and data", ("FG-02", "FG-16")),
-        _fail("invalid-params", "invalid argument type (JSON-RPC -32602)", ("FG-08",)),
-        _fail("auth-failure", "authentication failure in prose", ("FG-10",)),
-        _fail("error-envelope", "mcp-error/1 envelope (positive control)", ("FG-11",)),
-        _fail("no-such-tool", "nonexistent tool", ("FG-07",)),
+        _fail("is-error", "isError with prose (not found)", (IS_ERROR, "type:TextContent")),
+        _fail("is-error-empty", "isError without text", (IS_ERROR,)),
+        _fail("rpc-error", "JSON-RPC error with code and data", ("type:JSONRPCError",)),
+        _fail("invalid-params", "invalid argument type (JSON-RPC -32602)", (INVALID_PARAMS,)),
+        _fail("auth-failure", "authentication failure in prose", (IS_ERROR, "type:TextContent")),
+        _fail(
+            "error-envelope",
+            "mcp-error/1 envelope (positive control)",
+            (IS_ERROR, "field:CallToolResult.structuredContent"),
+        ),
+        _fail("no-such-tool", "nonexistent tool", (INVALID_PARAMS,)),
         *(
             _fail(
                 f"fail-{kind}-{form}",
                 f"{kind} as {label}",
-                (FAILURE_ROWS[kind], "FG-11" if form == "envelope" else "FG-12"),
+                FORM_ANCHORS[form],
             )
             for kind in FAILURE_KINDS
             for form, label in FORMS
         ),
     ),
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ("page:tools#error-handling",)

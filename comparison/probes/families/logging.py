@@ -108,3 +108,13 @@ FAMILY = Family(
     tools=(Tool(TOOL, "logs at debug, info and warning (as far as the client's level allows), then answers", _log),),
     timing=True,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = (
+    "method:logging/setLevel",
+    "notification:notifications/message",
+    "meta:io.modelcontextprotocol/logLevel",
+    "type:LoggingLevel",
+    "capability:logging",
+    "page:logging",
+)

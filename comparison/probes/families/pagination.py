@@ -188,3 +188,6 @@ FAMILY = Family(
     assess=assess,
     compared=True,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ("prop:nextCursor", "prop:cursor", "type:PaginatedResult", "page:pagination")

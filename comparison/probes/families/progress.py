@@ -136,3 +136,12 @@ FAMILY = Family(
     ),
     timing=True,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = (
+    "notification:notifications/progress",
+    "prop:progressToken",
+    "prop:progress",
+    "prop:total",
+    "page:progress",
+)

@@ -16,7 +16,7 @@ FAMILY = Family(
             "prompts/list (title, icons)",
             "prompts/list",
             {},
-            ("PRM-01", "PRM-03", "PRM-04"),
+            ("type:Prompt", "field:Prompt.title", "field:Prompt.icons", "field:Prompt._meta", "type:PromptArgument"),
             family=NAME,
         ),
         Scenario(
@@ -24,8 +24,21 @@ FAMILY = Family(
             "prompts/get: roles and every content type",
             "prompts/get",
             {"name": "multi"},
-            ("PRM-05", "PRM-06", "PRM-07", "PRM-08"),
+            (
+                "type:GetPromptResult",
+                "type:PromptMessage",
+                "field:PromptMessage.role",
+                "field:PromptMessage.content",
+                "type:TextContent",
+                "type:ImageContent",
+                "type:AudioContent",
+                "type:EmbeddedResource",
+                "type:ResourceLink",
+            ),
             family=NAME,
         ),
     ),
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ("page:prompts",)

@@ -290,3 +290,17 @@ FAMILY = Family(
     ),
     capabilities=capabilities,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ()
+#: What each scenario exercises beyond the family.
+SCENARIO_ANCHORS: dict[str, tuple[str, ...]] = {
+    "ask-sampling": ("method:sampling/createMessage", "capability:sampling", "page:sampling"),
+    "ask-elicit-form": ("method:elicitation/create", "capability:elicitation", "page:elicitation"),
+    "ask-elicit-url": ("method:elicitation/create", "capability:elicitation", "page:elicitation"),
+    "ask-roots": ("method:roots/list", "capability:roots", "page:roots"),
+    **{
+        f"mrtr-{kind}": ("type:InputRequiredResult", "prop:inputResponses", "prop:requestState", "page:mrtr")
+        for kind in ("sampling", "elicit-form", "elicit-url", "roots")
+    },
+}

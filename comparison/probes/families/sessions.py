@@ -109,3 +109,12 @@ FAMILY = Family(
     play=play,
     assess=assess,
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ("header:Mcp-Session-Id", "page:transports", "page:streamable-http")
+#: What each scenario exercises beyond the family.
+SCENARIO_ANCHORS: dict[str, tuple[str, ...]] = {
+    "session-get": ("http:GET",),
+    "session-delete": ("http:DELETE", "status:404"),
+    "session-unknown": ("status:404",),
+}

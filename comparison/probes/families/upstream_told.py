@@ -286,3 +286,15 @@ FAMILY = Family(
     assess=assess,
     tools=(Tool(TOOL, "reports what the upstream was told: version, capabilities, clientInfo, _meta, headers", _echo),),
 )
+
+#: What every scenario of the family exercises (comparison.anchors), beside its own.
+ANCHORS: tuple[str, ...] = ()
+#: What each scenario exercises beyond the family.
+SCENARIO_ANCHORS: dict[str, tuple[str, ...]] = {
+    "told-version": ("field:InitializeRequestParams.protocolVersion", "header:MCP-Protocol-Version", "page:lifecycle"),
+    "told-capabilities": ("field:InitializeRequestParams.capabilities", "type:ClientCapabilities", "page:lifecycle"),
+    "told-client-info": ("field:InitializeRequestParams.clientInfo", "meta:io.modelcontextprotocol/clientInfo"),
+    "told-meta": ("field:RequestParams._meta", "prop:progressToken"),
+    "told-headers": ("header:MCP-Protocol-Version", "header:Mcp-Session-Id", "page:transports", "page:streamable-http"),
+    "told-sessions": ("header:Mcp-Session-Id", "http:GET", "method:initialize", "page:transports", "page:lifecycle"),
+}

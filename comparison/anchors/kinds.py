@@ -1,0 +1,66 @@
+"""The kinds of anchor, and how one is written: `kind:name`. Pure.
+
+- `method:tools/list`, `notification:notifications/progress`: JSON-RPC methods the schemas define;
+- `type:CallToolResult`: a schema definition; `field:CallToolResult.isError`: a property of one;
+  `prop:nextCursor`: a property name the row did not tie to a definition;
+- `capability:tools.listChanged`, `error:-32602`, `meta:io.modelcontextprotocol/logLevel`;
+- `header:Mcp-Session-Id`, `http:GET`, `status:405`: the HTTP transport, from the spec pages;
+- `page:pagination`, `page:pagination#error-handling`: a spec page and a section of it.
+"""
+
+from __future__ import annotations
+
+METHOD, NOTIFICATION, TYPE, FIELD, PROP = "method", "notification", "type", "field", "prop"
+CAPABILITY, ERROR, META, HEADER, HTTP, STATUS, PAGE = "capability", "error", "meta", "header", "http", "status", "page"
+KINDS = (METHOD, NOTIFICATION, TYPE, FIELD, PROP, CAPABILITY, ERROR, META, HEADER, HTTP, STATUS, PAGE)
+#: Kinds whose presence per revision the official schemas tell.
+SCHEMA_KINDS = (METHOD, NOTIFICATION, TYPE, FIELD, CAPABILITY, ERROR, META)
+LABELS = {
+    METHOD: "request",
+    NOTIFICATION: "notification",
+    TYPE: "schema definition",
+    FIELD: "schema property",
+    PROP: "property name",
+    CAPABILITY: "capability",
+    ERROR: "error code",
+    META: "_meta key",
+    HEADER: "HTTP header",
+    HTTP: "HTTP method",
+    STATUS: "HTTP status",
+    PAGE: "spec page",
+}
+
+
+def anchor(kind: str, name: str) -> str:
+    return f"{kind}:{name}"
+
+
+def split(value: str) -> tuple[str, str]:
+    kind, _, name = value.partition(":")
+    return kind, name
+
+
+def keys(value: str) -> frozenset[str]:
+    """The anchor and the broader anchors it falls under: a property under its definition and its
+    bare name, a page section under its page, a capability option under its capability."""
+    kind, name = split(value)
+    found = {value}
+    if kind == FIELD and "." in name:
+        definition, _, prop = name.partition(".")
+        found |= {anchor(TYPE, definition), anchor(PROP, prop.rsplit(".", 1)[-1])}
+    elif kind == PAGE and "#" in name:
+        found.add(anchor(PAGE, name.partition("#")[0]))
+    elif kind == CAPABILITY and "." in name:
+        found.add(anchor(CAPABILITY, name.partition(".")[0]))
+    return frozenset(found)
+
+
+def meets(left: str, right: str) -> bool:
+    """Two anchors meet when they are the same or one falls under the other (`field:Tool.title`
+    meets `type:Tool` and `prop:title`, not `field:Prompt.title`)."""
+    return left == right or left in keys(right) or right in keys(left)
+
+
+def meet(left: frozenset[str] | set[str], right: frozenset[str] | set[str]) -> set[str]:
+    """The anchors of `left` that meet some anchor of `right`."""
+    return {value for value in left if any(meets(value, other) for other in right)}

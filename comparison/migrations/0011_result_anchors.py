@@ -1,0 +1,41 @@
+"""Probe results say what they exercise (their scenario's anchors) instead of which register rows:
+checks meet rows by anchors (comparison.anchors). Stored results get their scenario's anchors from
+the catalogue; a scenario the catalogue no longer has gets none."""
+
+from django.db import migrations, models
+
+
+def fill_anchors(apps, schema_editor):
+    from comparison.anchors import kinds
+    from comparison.probes.scenarios import SUITES
+
+    declared = {scenario.key: list(scenario.anchors) for suite in SUITES.values() for scenario in suite}
+    ProbeResult = apps.get_model("comparison", "ProbeResult")
+    changed = []
+    for result in ProbeResult.objects.only("pk", "scenario").iterator(chunk_size=500):
+        anchors = declared.get(result.scenario, [])
+        if anchors:
+            keys = sorted(set().union(*(kinds.keys(value) for value in anchors)))
+            result.anchors, result.anchors_key = anchors, "," + ",".join(keys) + ","
+            changed.append(result)
+    ProbeResult.objects.bulk_update(changed, ["anchors", "anchors_key"], batch_size=500)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("comparison", "0010_run_tries")]
+
+    operations = [
+        migrations.AddField(
+            model_name="proberesult",
+            name="anchors",
+            field=models.JSONField(blank=True, default=list),
+        ),
+        migrations.AddField(
+            model_name="proberesult",
+            name="anchors_key",
+            field=models.TextField(blank=True, default=""),
+        ),
+        migrations.RunPython(fill_anchors, migrations.RunPython.noop),
+        migrations.RemoveField(model_name="proberesult", name="rows_key"),
+        migrations.RemoveField(model_name="proberesult", name="rows"),
+    ]

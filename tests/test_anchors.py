@@ -1,0 +1,275 @@
+"""Evidence for every register (issue 34): the spec anchor vocabulary read from the official
+schemas and pages, each kind of anchor a row's text and citations give it, each kind of check
+declaring its anchors, and evidence meeting rows by anchor, on the shipped registers and on a
+register no check was written for."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from comparison import evidence, evidence_related, spec_checks
+from comparison.anchors import kinds
+from comparison.anchors.row_anchors import CitedLine, cited_anchors, page_section, resolve, row_anchors, text_anchors
+from comparison.anchors.schema_lines import place_at
+from comparison.anchors.vocabulary import vocabulary
+from comparison.hosts.findings import findings, findings_for
+from comparison.probes import conformance
+from comparison.probes.scenarios import EVERYTHING, FIXTURE
+from comparison.probing import ensure_builtin_target, start_run
+from registers.loader import load_registers
+from registers.vocabulary import REVISIONS
+from tests.conftest import PROJECT, TEST_DATA
+
+# --- the vocabulary: read from the schemas and pages, per revision --------------------------------
+
+
+def present(anchor: str) -> list[str]:
+    return sorted(vocabulary().revisions_of(anchor))
+
+
+def test_methods_notifications_and_definitions_come_from_each_revisions_schema():
+    assert present("method:logging/setLevel") == ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+    assert present("method:subscriptions/listen") == ["2026-07-28", "draft"]
+    assert present("notification:notifications/progress") == [*REVISIONS, "draft"]
+    assert present("type:AudioContent")[0] == "2025-03-26"
+    assert present("field:Tool.outputSchema")[0] == "2025-06-18"
+    assert vocabulary().literals["resource_link"] == "ResourceLink"
+    assert vocabulary().short_methods["setLevel"] == "logging/setLevel"
+
+
+def test_capabilities_error_codes_and_meta_keys_come_from_the_schemas():
+    assert "2024-11-05" in present("capability:logging")
+    assert present("capability:tools.listChanged")
+    assert present("error:-32602") == [*REVISIONS, "draft"]
+    assert present("meta:io.modelcontextprotocol/logLevel") == ["2026-07-28", "draft"]
+
+
+def test_headers_http_methods_and_statuses_come_from_the_transport_pages():
+    assert "2025-03-26" in present("header:Mcp-Session-Id")
+    assert present("header:MCP-Protocol-Version")
+    assert {"http:GET", "http:POST", "http:DELETE"} <= set(vocabulary().present)
+    assert present("status:405")
+    assert present("status:404")
+    assert {"pagination", "caching", "streamable-http", "transports"} <= vocabulary().pages
+
+
+def test_a_cited_schema_line_belongs_to_its_definition_and_property():
+    place = place_at("2025-11-25", 1520)
+    assert (place.definition, place.prop) == ("SetLevelRequest", "method")
+    assert place_at("2024-11-05", 714).definition == "SetLevelRequest", "a doc comment belongs to what follows"
+    assert place_at("2025-11-25", 176) is None, "an error constant is no definition"
+    assert cited_anchors(CitedLine("schema/2025-11-25/schema.ts", 176)) == ["error:-32602"]
+    assert "method:logging/setLevel" in cited_anchors(CitedLine("schema/2025-11-25/schema.ts", 1520))
+    assert place_at("1999-01-01", 3) is None
+    assert place_at("2025-11-25", 10**6) is None
+
+
+def test_a_cited_page_line_gives_the_page_and_its_section():
+    assert page_section("2026-07-28", "server/utilities/pagination.mdx", 1) == ""
+    found = cited_anchors(CitedLine("2024-11-05/server/utilities/pagination.mdx", 80))
+    assert found[0] == "page:pagination"
+    assert found[1].startswith("page:pagination#")
+    assert cited_anchors(CitedLine("2025-03-26/changelog.mdx", 25)) == [], "a changelog is about everything"
+    assert cited_anchors(CitedLine("2026-07-28/../../etc/passwd.mdx", 1)) == []
+
+
+# --- a row's anchors, from its own text ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("tools/list", ["method:tools/list"]),
+        ("notifications/progress", ["notification:notifications/progress"]),
+        ("CallToolResult", ["type:CallToolResult"]),
+        ("Tool.title", ["field:Tool.title"]),
+        ("nextCursor", ["prop:nextCursor"]),
+        ("audio", ["type:AudioContent"]),
+        ("-32602", ["error:-32602"]),
+        ("Mcp-Session-Id", ["header:Mcp-Session-Id"]),
+        ("mcp-session-id", ["header:Mcp-Session-Id"]),
+        ("io.modelcontextprotocol/logLevel", ["meta:io.modelcontextprotocol/logLevel"]),
+        ("DELETE", ["http:DELETE"]),
+        ("405 Method Not Allowed", ["status:405"]),
+        ("setLevel info", ["method:logging/setLevel"]),
+        ("isError: true", ["prop:isError"]),
+        ("_meta", []),
+        ("mcpx_call", []),
+        ("type", []),
+    ],
+)
+def test_each_kind_of_identifier_in_backticks_names_its_anchor(token, expected):
+    assert resolve(token) == expected
+
+
+def test_a_generic_property_is_scoped_by_the_definition_beside_it():
+    named = [value for value, _ in text_anchors("`_meta` on `Prompt` (not on arguments)")]
+    assert named == ["type:Prompt", "field:Prompt._meta"]
+    blocks = [value for value, _ in text_anchors("`_meta` on content blocks", title=True)]
+    assert "type:ContentBlock" in blocks
+    assert "field:AudioContent._meta" in blocks, "a union scopes to its members"
+    audio = [value for value, _ in text_anchors("audio allowed in `PromptMessage.content`", title=True)]
+    assert audio == ["field:PromptMessage.content", "type:AudioContent"]
+    assert [v for v, _ in text_anchors("plain prose with content blocks")] == [], "plain words count in titles only"
+
+
+def test_a_row_gets_its_anchors_with_how_each_was_found():
+    found = row_anchors(
+        {
+            "title": "`logging/setLevel` request removed",
+            "what": "The level moves to `io.modelcontextprotocol/logLevel`.",
+            "detail": "An invalid level is `-32602`.",
+        },
+        [CitedLine("schema/2024-11-05/schema.ts", 714), CitedLine("2026-07-28/server/utilities/logging.mdx", 60)],
+    )
+    how = {item.anchor: item.how for item in found}
+    assert how["method:logging/setLevel"] == "title"
+    assert how["meta:io.modelcontextprotocol/logLevel"] == "what"
+    assert how["error:-32602"] == "detail"
+    assert how["type:SetLevelRequest"] == "schema-citation"
+    assert how["page:logging"] == "page-citation"
+    assert [item.anchor for item in found if item.subject] == ["method:logging/setLevel"]
+    assert row_anchors({"title": "Nothing the spec names"}, []) == []
+
+
+# --- checks declare anchors, and no check names a row ----------------------------------------------
+
+
+ROW_ID = re.compile(r"\"(?:CT|FG|PRM|TOOL|LOG|PG|PC)-\d\d\"")
+
+
+def test_every_scenario_declares_anchors_the_vocabulary_knows():
+    vocab = vocabulary()
+    for scenario in (*FIXTURE, *EVERYTHING):
+        assert scenario.anchors, scenario.key
+        for value in scenario.anchors:
+            kind, name = kinds.split(value)
+            known = name in vocab.owners if kind == kinds.PROP else value.split("#")[0] in vocab.present
+            assert known, (scenario.key, value)
+        assert "rows" not in scenario.as_dict()
+
+
+def test_no_scenario_schema_check_or_suite_mapping_names_a_register_row():
+    for path in [*(PROJECT / "comparison" / "probes").rglob("*.py"), PROJECT / "comparison" / "spec_checks.py"]:
+        assert not ROW_ID.search(path.read_text(encoding="utf-8")), path
+
+
+def test_a_suite_scenario_has_its_own_anchors_and_those_of_ours():
+    anchors = conformance.suite_anchors(("logging",), ("method:ping",))
+    assert anchors[0] == "method:ping"
+    assert "notification:notifications/message" in anchors
+
+
+def test_host_findings_meet_rows_by_anchor():
+    assert all(finding.get("anchors") and "rows" not in finding for finding in findings())
+    assert findings_for(["type:AudioContent"]), "names one of its anchors"
+    assert findings_for(["field:ImageContent.data"], subject=["type:ImageContent"]), "its title's definition"
+    assert not findings_for(["field:ImageContent.data"]), "a property of it, not named by the title"
+
+
+# --- evidence by anchor ----------------------------------------------------------------------------
+
+
+def cell(target: str, verdict: str, *anchors: str, scenario: str = "s") -> evidence.ProbeCell:
+    return evidence.ProbeCell(1, 1, target, scenario, "2025-11-25", (), {}, "", anchors, verdict, "family")
+
+
+def test_a_probe_through_the_rows_own_subject_takes_a_stance_on_its_status():
+    row = evidence.RowRevisions(
+        title="`logging/setLevel`",
+        anchors=("method:logging/setLevel",),
+        subject=("method:logging/setLevel",),
+        status_subject="mcp-proxy",
+        status="yes",
+    )
+    kept = evidence.row_evidence(
+        "XX-01", {}, None, [], [cell("mcp-proxy (stdio)", "as expected", "method:logging/setLevel")], [], row
+    )
+    status = next(item for item in kept if item.host == evidence_related.STATUS_ENTRY)
+    assert (status.claim, status.verdict) == ("mcp-proxy: ✓", evidence.AGREES)
+    lost = evidence.row_evidence(
+        "XX-01", {}, None, [], [cell("mcp-proxy", "lost by proxy", "method:logging/setLevel")], [], row
+    )
+    assert next(i for i in lost if i.host == evidence_related.STATUS_ENTRY).verdict == evidence.DISAGREES
+    other = evidence.row_evidence(
+        "XX-01", {}, None, [], [cell("supergateway", "lost by proxy", "method:logging/setLevel")], [], row
+    )
+    assert [i.host for i in other] == [evidence.RELATED_ENTRY], "another target is related only"
+    assert other[0].verdict == evidence.RELATED
+    assert "meets the row on method:logging/setLevel" in other[0].sources[0].detail
+
+
+def test_a_row_with_no_anchor_or_no_check_says_why():
+    assert evidence_related.no_evidence_reason(evidence.RowRevisions()).startswith("no anchor")
+    why = evidence_related.no_evidence_reason(evidence.RowRevisions(anchors=("prop:tools",)))
+    assert why.endswith("exercises prop:tools")
+
+
+@pytest.mark.django_db
+def test_a_register_no_check_was_written_for_gets_evidence_from_a_run(client):
+    """tests/data/unseen-anchors.md: rows about sessions, pagination, progress and the schema, in
+    a prefix nothing here names; a run of the built-in target gives each evidence by its anchors."""
+    load_registers([TEST_DATA / "unseen-anchors.md"])
+    start_run(target=ensure_builtin_target(), revisions=["2025-03-26", "2026-07-28"], scenarios=[])
+    page = client.get("/registers/unseen-anchors/UA-01/").content.decode()
+    assert 'id="anchors"' in page
+    assert "header" in page
+    assert '<tr data-host="related checks">' in page
+    row = client.get("/api/v1/rows/UA-02/").json()
+    assert {item["anchor"] for item in row["anchors"]} >= {"prop:nextCursor", "page:pagination"}
+    assert row["evidence"]["related checks"]["verdict"] == "related"
+    assert row["probe_verdicts"], "the latest verdicts of the cells that meet it"
+    spec = client.get("/api/v1/rows/UA-03/").json()["evidence"]["the spec"]
+    assert spec["verdict"] == "disagrees", "a naming title the schema contradicts"
+    none = client.get("/registers/unseen-anchors/UA-04/").content.decode()
+    assert 'id="no-anchor"' in none
+    assert 'id="no-evidence"' in none
+    data = json.loads(b"".join(client.get("/disagreements/?format=json").streaming_content))
+    assert [(d["row_id"], d["host"]) for d in data["disagreements"]] == [("UA-03", "the spec")]
+
+
+# --- the shipped registers ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_shipped_rows_keep_their_verdicts_and_every_register_has_evidence(loaded):
+    import io
+
+    from django.core.management import call_command
+
+    start_run(target=ensure_builtin_target(), revisions=list(REVISIONS), scenarios=[])
+    out = io.StringIO()
+    call_command("evidence_coverage", "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert set(report) == {
+        "content-types",
+        "failure-gap",
+        "logging",
+        "pagination-caching",
+        "progress-cancellation",
+        "prompts",
+        "tools",
+    }
+    for slug, entry in report.items():
+        with_evidence = entry["stance"] + entry["related only"]
+        assert with_evidence >= 0.8 * entry["rows"], (slug, entry)
+        assert entry["disagrees"] == [], slug
+    from registers.filters import snapshot
+    from registers.models import Row
+
+    row_ids = dict(Row.objects.values_list("pk", "row_id"))
+    verdicts = {row_ids[facts.pk]: facts.evidence for facts in snapshot().facts}
+    before = json.loads((Path(TEST_DATA) / "shipped_verdicts.json").read_text(encoding="utf-8"))["verdicts"]
+    changed = {row: (was, verdicts[row]) for row, was in before.items() if verdicts[row] != was}
+    assert changed == {"CT-17": ("untested", "related")}
+
+
+def test_the_schema_check_reads_each_title_shape():
+    assert spec_checks.naming_title("`logging/setLevel` request removed")
+    assert spec_checks.naming_title("`PromptArgument.title`: in the schema, not in 2025-06-18 prose")
+    assert not spec_checks.naming_title("`tools/list` in deterministic order")
+    assert not spec_checks.naming_title("`Tool.name` format: 1–128 chars")
