@@ -98,7 +98,7 @@ def row_evidence(
         judged, related = evidence_related.split_cells(cells, revisions, bool(subject))
     _probe_sources(found, row_id, subject, judged)
     _downgrade_source(found, row_id)
-    spec = _spec_evidence(row_id, revisions) if revisions is not None else None
+    spec = _spec_evidence(row_id, revisions, cells) if revisions is not None else None
     extra = evidence_related.entries(revisions, related, judged) if revisions is not None else []
     return list(found.values()) + ([spec] if spec else []) + extra
 
@@ -113,7 +113,7 @@ def _downgrade_source(found: dict[str, HostEvidence], row_id: str) -> None:
         found["mcpx"].sources.append(Source(MODEL, "mcpx · downgrade()", _stance(checked.agrees), checked.detail))
 
 
-def _spec_evidence(row_id: str, revisions: RowRevisions) -> HostEvidence | None:
+def _spec_evidence(row_id: str, revisions: RowRevisions, cells: list[ProbeCell]) -> HostEvidence | None:
     claims, sources = [], []
     schema = spec_checks.check(
         list(revisions.subject),
@@ -128,6 +128,12 @@ def _spec_evidence(row_id: str, revisions: RowRevisions) -> HostEvidence | None:
         claims.append(f"{schema.subject} at {', '.join(where) or 'no revision'}")
         stance = "" if schema.stance is None else _stance(schema.stance)
         sources.append(Source(SCHEMA, "MCP JSON Schema of each revision", stance, schema.detail()))
+    behaviour = evidence_related.fixture_source(revisions, cells)
+    if behaviour is not None:
+        if not claims:
+            where = spec_checks.claimed_revisions(revisions.support, revisions.introduced, revisions.removed)
+            claims.append(f"at {', '.join(r for r, there in where.items() if there) or 'no revision'}")
+        sources.append(behaviour)
     audit = failure_checks.check(row_id)
     if audit is not None:
         claims.append(audit.says)

@@ -19,6 +19,7 @@ from registers.vocabulary import ProbeVerdict, StatusVerdict
 
 from .anchors import kinds
 from .evidence_types import AGREES, DISAGREES, PROBE, RELATED_ENTRY, HostEvidence, ProbeCell, RowRevisions, Source
+from .spec_checks import claimed_revisions, naming_title
 
 #: The evidence entry for the row's status claim, when a probed target is its subject.
 STATUS_ENTRY = "status"
@@ -138,3 +139,43 @@ def coverage(found: Iterable[HostEvidence]) -> str:
     if any(source.stance for source in sources):
         return STANCE
     return RELATED_ONLY if sources else NONE
+
+
+#: Anchors whose use a cell can see travel: requests and notifications.
+TRAVELLING = (kinds.METHOD, kinds.NOTIFICATION)
+FIXTURE_LABEL = "the built-in fixture, probed directly"
+
+
+def fixture_source(revisions: RowRevisions, cells: list[ProbeCell]) -> Source | None:
+    """How the protocol behaves at each revision, as the fixture probed directly shows it: at which
+    revisions each request or notification the row's title names travelled, in the cells that
+    exercise it, against where the row says it exists. Agrees when one matches the claim at every
+    revision probed; disagrees only when the title names that one thing and nothing else."""
+    claimed = claimed_revisions(revisions.support, revisions.introduced, revisions.removed)
+    named = [value for value in revisions.subject if kinds.split(value)[0] in TRAVELLING]
+    if not claimed or not named:
+        return None
+    readings = []
+    for value in named:
+        seen: dict[str, bool] = {}
+        for cell in cells:
+            if cell.direct and cell.revision in claimed and meeting(cell, {value}):
+                seen[cell.revision] = seen.get(cell.revision, False) or value in cell.seen
+        if any(seen.values()):
+            readings.append((value, dict(sorted(seen.items()))))
+    if not readings:
+        return None
+    for value, seen in readings:
+        if all(claimed[revision] == there for revision, there in seen.items()):
+            where = ", ".join(revision for revision, there in seen.items() if there)
+            return Source(PROBE, FIXTURE_LABEL, AGREES, f"{kinds.split(value)[1]} travelled at {where}, as claimed")
+    value, seen = readings[0]
+    said = {True: "present", False: "absent"}
+    differing = "; ".join(
+        f"{revision}: {'used' if there else 'not used'}, the register says {said[claimed[revision]]}"
+        for revision, there in seen.items()
+        if claimed[revision] != there
+    )
+    decisive = len(readings) == 1 and len(revisions.subject) == 1 and naming_title(revisions.title)
+    detail = f"{kinds.split(value)[1]}: {differing}" + ("" if decisive else "; the title names more, so no stance")
+    return Source(PROBE, FIXTURE_LABEL, DISAGREES if decisive else "", detail)

@@ -17,9 +17,11 @@ from .anchors.row_anchors import TITLE
 from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .models import ProbeResult, ProbeRun
-from .selectors import latest_ended_runs
+from .selectors import latest_ended_run_targets
 
-COLUMNS = ("id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family")
+COLUMNS = (
+    "id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family", "seen",
+)  # fmt: skip
 
 
 def _row_keys(anchors: Iterable[str]) -> set[str]:
@@ -29,7 +31,7 @@ def _row_keys(anchors: Iterable[str]) -> set[str]:
 def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.ProbeCell]:
     """The cells of the latest ended run of every target (two queries); only those that meet
     `anchors` when given (none for a row with no anchors)."""
-    runs = latest_ended_runs()
+    runs = latest_ended_run_targets()
     results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(anchors_key="")
     if anchors is not None:
         # A row with no anchors still asks (for no key), so every row page costs the same queries.
@@ -37,10 +39,10 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
         results = results.filter(reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys)))
         wanted = set(anchors)
     cells = []
-    for pk, run_id, scenario, revision, declared, views, interop_, verdict, family in results.order_by(
+    for pk, run_id, scenario, revision, declared, views, interop_, verdict, family, seen in results.order_by(
         "id"
     ).values_list(*COLUMNS):
-        target, status = runs[run_id]
+        target, status, builtin = runs[run_id]
         cells.append(
             evidence.ProbeCell(
                 pk,
@@ -54,6 +56,8 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
                 tuple(declared if isinstance(declared, list) else ()),
                 verdict,
                 family,
+                tuple(seen if isinstance(seen, list) else ()),
+                bool(builtin),
             )
         )
     if anchors is not None:  # the LIKEs find a superset: two properties of one definition share it

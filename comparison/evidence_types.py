@@ -101,6 +101,8 @@ class ProbeCell:
     anchors: tuple[str, ...] = ()  # what the scenario exercises (comparison.anchors)
     verdict: str = ""  # the cell's probe verdict
     family: str = ""
+    seen: tuple[str, ...] = ()  # the methods and notifications that travelled in it
+    direct: bool = False  # the built-in fixture probed directly: how the protocol behaves
 
     @cached_property
     def presented(self) -> tuple[PresentedView, ...]:

@@ -273,6 +273,8 @@ class ProbeResult(models.Model):
     #: ",method:tools/list,type:CallToolResult," (every anchor and the broader ones it falls under),
     #: so a row page finds the results that meet its anchors with LIKEs on any database.
     anchors_key = models.TextField(blank=True, default="")
+    #: The methods and notifications that travelled in the cell's exchanges, as anchors.
+    seen = models.JSONField(default=list, blank=True)
     method = models.CharField(max_length=100)
     requested_revision = models.CharField(max_length=10, choices=choices.Revision)
     negotiated_revision = models.CharField(max_length=20, blank=True)

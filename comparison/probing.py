@@ -343,7 +343,7 @@ def execute_run(run_id: int) -> None:
 
 #: The fields of a stored result that come as they are from the outcome's `as_dict()`.
 RESULT_FIELDS = (
-    "scenario", "anchors", "method", "requested_revision", "verdict", "failure", "response", "findings", "diff",
+    "scenario", "anchors", "seen", "method", "requested_revision", "verdict", "failure", "response", "findings", "diff",
     "diff_against", "host_views", "dpcter", "interop", "exchanges", "duration_ms",
 )  # fmt: skip
 

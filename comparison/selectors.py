@@ -143,13 +143,20 @@ def _conformance_line(run: ProbeRun) -> str:
     return conformance.summary(rows, status).sentence() if rows or status else ""
 
 
+def latest_ended_run_targets() -> dict[int, tuple[str, str, bool]]:
+    """{run id: (target name, status, is the built-in fixture)} of the newest ended run of every
+    target (one query)."""
+    latest: dict[int, tuple[int, str, str, bool]] = {}
+    ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
+    columns = ("pk", "target_id", "target__name", "status", "target__builtin")
+    for pk, target_id, name, status, builtin in ended.order_by("pk").values_list(*columns):
+        latest[target_id] = (pk, name, status, builtin)
+    return {pk: (name, status, builtin) for pk, name, status, builtin in latest.values()}
+
+
 def latest_ended_runs() -> dict[int, tuple[str, str]]:
     """{run id: (target name, status)} of the newest ended run of every target (one query)."""
-    latest: dict[int, tuple[int, str, str]] = {}
-    ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
-    for pk, target_id, name, status in ended.order_by("pk").values_list("pk", "target_id", "target__name", "status"):
-        latest[target_id] = (pk, name, status)
-    return {pk: (name, status) for pk, name, status in latest.values()}
+    return {pk: (name, status) for pk, (name, status, _) in latest_ended_run_targets().items()}
 
 
 def latest_runs_of_every_target() -> list[int]:

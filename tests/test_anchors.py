@@ -273,3 +273,45 @@ def test_the_schema_check_reads_each_title_shape():
     assert spec_checks.naming_title("`PromptArgument.title`: in the schema, not in 2025-06-18 prose")
     assert not spec_checks.naming_title("`tools/list` in deterministic order")
     assert not spec_checks.naming_title("`Tool.name` format: 1–128 chars")
+
+
+def test_what_travelled_in_a_cell_is_read_from_its_messages_however_they_nest():
+    from comparison.anchors.travelled import MAX_DEPTH, travelled
+
+    exchanges = [
+        {"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}, "notifications": [
+            {"jsonrpc": "2.0", "method": "notifications/progress"}]},
+        {"method": "not a message"},
+    ]  # fmt: skip
+    assert travelled(exchanges) == ["method:tools/call", "notification:notifications/progress"]
+    deep: dict = {"jsonrpc": "2.0", "method": "ping"}
+    for _ in range(MAX_DEPTH + 5):
+        deep = {"inner": deep}
+    assert travelled(deep) == [], "a hostile nesting is not read past its bound"
+    assert travelled("garbage") == []
+
+
+def test_the_fixture_probed_directly_speaks_to_where_a_method_is_used():
+    row = evidence.RowRevisions(
+        introduced="2024-11-05",
+        removed="2026-07-28",
+        title="`logging/setLevel` request removed",
+        anchors=("method:logging/setLevel",),
+        subject=("method:logging/setLevel",),
+    )
+
+    def direct(revision: str, used: bool) -> evidence.ProbeCell:
+        seen = ("method:logging/setLevel",) if used else ()
+        return evidence.ProbeCell(1, 1, "built-in", "logging", revision, (), {}, "", ("method:logging/setLevel",),
+                                  "as expected", "logging", seen, True)  # fmt: skip
+
+    cells = [direct(revision, revision != "2026-07-28") for revision in REVISIONS]
+    source = evidence_related.fixture_source(row, cells)
+    assert (source.stance, source.label) == (evidence.AGREES, evidence_related.FIXTURE_LABEL)
+    wrong = evidence_related.fixture_source(row, [direct(revision, True) for revision in REVISIONS])
+    assert wrong.stance == evidence.DISAGREES
+    assert "2026-07-28: used, the register says absent" in wrong.detail
+    through = [evidence.ProbeCell(**{**direct("2026-07-28", True).__dict__, "direct": False})]
+    assert evidence_related.fixture_source(row, through) is None, "a proxy's cells say nothing of the protocol"
+    unused = [direct(revision, False) for revision in REVISIONS]
+    assert evidence_related.fixture_source(row, unused) is None, "never used: the cells do not exercise it"

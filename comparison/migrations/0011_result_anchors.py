@@ -7,18 +7,22 @@ from django.db import migrations, models
 
 def fill_anchors(apps, schema_editor):
     from comparison.anchors import kinds
+    from comparison.anchors.travelled import travelled
     from comparison.probes.scenarios import SUITES
 
     declared = {scenario.key: list(scenario.anchors) for suite in SUITES.values() for scenario in suite}
     ProbeResult = apps.get_model("comparison", "ProbeResult")
-    changed = []
-    for result in ProbeResult.objects.only("pk", "scenario").iterator(chunk_size=500):
-        anchors = declared.get(result.scenario, [])
-        if anchors:
-            keys = sorted(set().union(*(kinds.keys(value) for value in anchors)))
-            result.anchors, result.anchors_key = anchors, "," + ",".join(keys) + ","
+    for chunk_start in range(0, ProbeResult.objects.count() + 1, 200):
+        changed = []
+        for result in ProbeResult.objects.order_by("pk").only("pk", "scenario", "exchanges")[
+            chunk_start : chunk_start + 200
+        ]:
+            anchors = declared.get(result.scenario, [])
+            keys = sorted(set().union(*(kinds.keys(value) for value in anchors))) if anchors else []
+            result.anchors, result.anchors_key = anchors, "," + ",".join(keys) + "," if keys else ""
+            result.seen = travelled(result.exchanges)
             changed.append(result)
-    ProbeResult.objects.bulk_update(changed, ["anchors", "anchors_key"], batch_size=500)
+        ProbeResult.objects.bulk_update(changed, ["anchors", "anchors_key", "seen"], batch_size=200)
 
 
 class Migration(migrations.Migration):
@@ -34,6 +38,11 @@ class Migration(migrations.Migration):
             model_name="proberesult",
             name="anchors_key",
             field=models.TextField(blank=True, default=""),
+        ),
+        migrations.AddField(
+            model_name="proberesult",
+            name="seen",
+            field=models.JSONField(blank=True, default=list),
         ),
         migrations.RunPython(fill_anchors, migrations.RunPython.noop),
         migrations.RemoveField(model_name="proberesult", name="rows_key"),

@@ -17,6 +17,7 @@ from typing import Any
 
 from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
+from ..anchors.travelled import travelled
 from . import families
 from .answers import assess, expected_for
 from .control import CANCELLED, RunControl, stopped_answering
@@ -106,6 +107,7 @@ class ProbeOutcome:
             "scenario": self.scenario.key,
             "family": self.scenario.family,
             "anchors": list(self.scenario.anchors),
+            "seen": travelled(self.exchanges),
             "method": self.scenario.method,
             "requested_revision": self.requested,
             "negotiated_revision": self.negotiated,
