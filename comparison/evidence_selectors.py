@@ -17,6 +17,7 @@ from .anchors.row_anchors import TITLE
 from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .models import ProbeResult, ProbeRun
+from .probes import conformance
 from .selectors import latest_ended_run_targets
 
 COLUMNS = (
@@ -37,7 +38,6 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
         # A row with no anchors still asks (for no key), so every row page costs the same queries.
         keys = sorted(_row_keys(anchors)) or [""]
         results = results.filter(reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys)))
-        wanted = set(anchors)
     cells = []
     for pk, run_id, scenario, revision, declared, views, interop_, verdict, family, seen in results.order_by(
         "id"
@@ -60,8 +60,42 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
                 bool(builtin),
             )
         )
+    cells += _suite_cells(runs)
     if anchors is not None:  # the LIKEs find a superset: two properties of one definition share it
-        cells = [cell for cell in cells if kinds.meet(wanted, set(cell.anchors))]
+        cells = [cell for cell in cells if kinds.meet(set(anchors), set(cell.anchors))]
+    return cells
+
+
+def _suite_cells(runs: dict[int, tuple[str, str, bool]]) -> list[evidence.ProbeCell]:
+    """The official conformance suite's scenarios in the latest runs, as cells (one query): each
+    with its anchors (its spec references and those of our matching scenarios)."""
+    cells = []
+    for run_id, stored in (
+        ProbeRun.objects.filter(pk__in=list(runs)).order_by("pk").values_list("pk", "conformance_results")
+    ):
+        target, status, _ = runs[run_id]
+        rows, _ = conformance.stored(stored)
+        for row in rows:
+            declared = row.get("anchors")
+            if not isinstance(declared, list) or not declared:
+                continue
+            cells.append(
+                evidence.ProbeCell(
+                    0,
+                    run_id,
+                    target,
+                    f"{conformance.SUITE} {row.get('scenario', '?')}",
+                    str(conformance.SUITE_REVISION),
+                    (),
+                    {},
+                    "" if status == ProbeRun.DONE else status,
+                    tuple(str(value) for value in declared),
+                    str(row.get("verdict", "")),
+                    "the conformance suite",
+                    (),
+                    False,
+                )
+            )
     return cells
 
 

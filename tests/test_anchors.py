@@ -315,3 +315,40 @@ def test_the_fixture_probed_directly_speaks_to_where_a_method_is_used():
     assert evidence_related.fixture_source(row, through) is None, "a proxy's cells say nothing of the protocol"
     unused = [direct(revision, False) for revision in REVISIONS]
     assert evidence_related.fixture_source(row, unused) is None, "never used: the cells do not exercise it"
+
+
+def test_a_suite_check_cites_spec_pages_and_its_scenario_meets_rows_by_them():
+    checks = conformance.read_checks(
+        json.dumps(
+            [
+                {"id": "tools-call", "status": "SUCCESS", "specReferences": [
+                    {"id": "MCP-Tools", "url": "https://modelcontextprotocol.io/specification/2025-06-18/server/tools#calling-tools"},
+                    {"id": "SEP-1034", "url": "https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1034"},
+                    {"id": "bad", "url": ["not", "a", "url"]}]},
+            ]
+        )
+    )  # fmt: skip
+    assert checks[0].references == ("page:tools", "page:tools#calling-tools")
+    rows = conformance.compare(
+        conformance.Pass({"tools-call-simple-text": checks}), conformance.Pass({"tools-call-simple-text": checks})
+    )
+    assert {"page:tools#calling-tools", "type:TextContent"} <= set(rows[0].anchors)
+
+
+@pytest.mark.django_db
+def test_the_suites_scenarios_in_a_stored_run_are_related_checks(client):
+    from comparison.models import ProbeRun
+
+    load_registers([TEST_DATA / "unseen-anchors.md"])
+    target = ensure_builtin_target()
+    suite_row = {"scenario": "server-sse-multiple-streams", "verdict": "lost by proxy", "anchors": ["header:Mcp-Session-Id"],
+                 "direct": {"passed": 1, "failed": 0, "checks": []}, "via": {"passed": 0, "failed": 1, "checks": []}}  # fmt: skip
+    ProbeRun.objects.create(
+        target=target, revisions=["2025-11-25"], scenarios=[], status="done",
+        conformance_results={"status": "", "rows": [suite_row]},
+    )  # fmt: skip
+    evidence_ = client.get("/api/v1/rows/UA-01/").json()["evidence"]["related checks"]
+    [source] = evidence_["sources"]
+    assert source["label"].startswith("the conformance suite via")
+    assert "server-sse-multiple-streams" in source["detail"]
+    assert source["stance"] is None

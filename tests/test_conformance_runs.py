@@ -53,6 +53,8 @@ def test_a_run_with_the_suite_stores_what_the_proxy_loses_by_name(name, client):
     lost = LOST_THROUGH[name]
     assert {row["scenario"] for row in rows if row["verdict"] == V.LOST} == lost
     assert {row["verdict"] for row in rows} == {V.AS_EXPECTED, V.LOST}, "the fixture passes all 30 directly"
+    cited = {value for row in rows for value in row["anchors"] if value.startswith("page:")}
+    assert {"page:tools", "page:lifecycle"} <= cited, "each check's spec references are anchors"
     page = client.get(run.get_absolute_url()).content.decode()
     assert f"conformance: {30 - len(lost)} of 30 through this target (30 directly)" in page
     assert page.count('<tr id="conformance-') == 30

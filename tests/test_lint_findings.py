@@ -4,10 +4,13 @@ wrong line, a lost message or a wrong subject pass)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from registers import lint
 from registers.sources import SourceRoot
+from tests.conftest import SHIPPED
 from tests.test_unseen_registers import with_row
 
 pytestmark = pytest.mark.django_db(databases=[])
@@ -130,3 +133,14 @@ def test_a_tick_marked_deprecated_reads_as_deprecated_and_words_are_no_marker():
         "2025-11-25": EXISTS,
         "2026-07-28": EXISTS,
     }
+
+
+@pytest.mark.parametrize("name", ["pagination-caching", "logging", "progress-cancellation", "tools"])
+def test_the_four_new_registers_have_no_contradiction_and_a_planted_one_is_found(name):
+    text = (SHIPPED / f"{name}.md").read_text(encoding="utf-8")
+    assert [f for f in lint.lint_text(text, f"{name}.md") if f.code == "contradiction"] == []
+    first = next(line for line in text.splitlines() if re.match(r"^\| [A-Z]+-01 \|", line))
+    cells = first.split(" | ")
+    planted = first.replace(cells[2], "`2024-11-05 has`", 1).replace(cells[3], "`26-07 only`", 1)
+    found_ = [f for f in lint.lint_text(text.replace(first, planted), f"{name}.md") if f.code == "contradiction"]
+    assert [f.message for f in found_] == ["label `2024-11-05 has` contradicts the Where cell's `26-07 only`"]

@@ -65,6 +65,8 @@ class Check:
     id: str
     status: str  # SUCCESS, FAILURE, WARNING, INFO
     message: str = ""
+    #: The spec pages the check cites (its `specReferences`), as anchors.
+    references: tuple[str, ...] = ()
 
 
 @dataclass
@@ -95,9 +97,34 @@ def read_checks(text: str) -> list[Check]:
     for item in data[:MAX_CHECKS]:
         if isinstance(item, dict):
             checks.append(
-                Check(_text(item.get("id")) or "?", _text(item.get("status")), _text(item.get("errorMessage")))
+                Check(
+                    _text(item.get("id")) or "?",
+                    _text(item.get("status")),
+                    _text(item.get("errorMessage")),
+                    _references(item.get("specReferences")),
+                )
             )
     return checks
+
+
+_SPEC_URL = re.compile(r"/specification/(?:\d{4}-\d{2}-\d{2}|draft|latest)/([\w/-]+?)/?(?:#([\w-]+))?$")
+
+
+def _references(value: Any) -> tuple[str, ...]:
+    """Page anchors of a check's `specReferences` ([{id, url}]): the spec page (and section) each
+    URL points at; anything else is left out."""
+    from ..anchors.vocabulary import page_topic, vocabulary
+
+    found: list[str] = []
+    for item in value[:10] if isinstance(value, list) else ():
+        url = item.get("url") if isinstance(item, dict) else None
+        match = _SPEC_URL.search(url) if isinstance(url, str) and len(url) < 500 else None
+        topic = page_topic(match.group(1)) if match else ""
+        if topic in vocabulary().pages and topic not in ("index", "basic", "changelog"):
+            found.append(f"page:{topic}")
+            if match.group(2):
+                found.append(f"page:{topic}#{match.group(2)}")
+    return tuple(dict.fromkeys(found))
 
 
 def read_folder(folder: Path) -> dict[str, list[Check]]:
@@ -180,7 +207,7 @@ def compare(direct: Pass, via: Pass) -> list[Row]:
             verdict,
             message,
             ours,
-            suite_anchors(ours, anchors),
+            suite_anchors(ours, (*anchors, *(value for check in reference for value in check.references))),
             tuple(reference),
             tuple(through),
         )
