@@ -120,6 +120,11 @@ def readings(subject: list[str], title: str = "") -> list[Reading]:
             found += [_field_reading(name, any_json) for any_json in forms]
         elif kind == kinds.PROP:
             owners = sorted(vocab.owners.get(name, ()))
+            if not forms[0]:
+                # Not tied to a definition, the name reads first as "some definition has it": a
+                # property that moved from inline params to a definition of its own still exists.
+                anywhere = set().union(*(vocab.revisions_of(kinds.anchor(kinds.FIELD, f"{o}.{name}")) for o in owners))
+                found.append(Reading(f"`{name}` on any definition", {r: r in anywhere for r in REVISIONS}))
             found += [_field_reading(f"{owner}.{name}", any_json) for owner in owners for any_json in forms]
         elif kind in kinds.SCHEMA_KINDS:
             present = vocab.revisions_of(value)

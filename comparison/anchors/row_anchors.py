@@ -61,7 +61,9 @@ class CitedLine:
 
 
 def _generic(name: str, vocab: Vocabulary) -> bool:
-    return len(vocab.owners.get(name, ())) >= GENERIC_OWNERS
+    """Does a property name belong to so many definitions (counted as definitions, not the inline
+    objects of their properties) that it says nothing on its own?"""
+    return sum("." not in owner for owner in vocab.owners.get(name, ())) >= GENERIC_OWNERS
 
 
 def _known(value: str, vocab: Vocabulary) -> bool:

@@ -90,6 +90,9 @@ def _read_definitions(vocabulary: Vocabulary, revision: str) -> None:
                 vocabulary.refs[f"{name}.{prop}"] = _ref_name(value)
             for nested in (value.get("properties") or {}) if isinstance(value, dict) else ():
                 vocabulary.add(kinds.anchor(kinds.FIELD, f"{name}.{prop}.{nested}"), revision)
+                # An inline object's property (`ProgressNotification.params.progressToken`, before
+                # the params had a definition of their own) is owned by the property that holds it.
+                vocabulary.owners.setdefault(nested, set()).add(f"{name}.{prop}")
         method = (properties.get("method") or {}).get("const")
         if isinstance(method, str):
             kind = kinds.NOTIFICATION if method.startswith("notifications/") else kinds.METHOD
