@@ -55,7 +55,7 @@ from .evidence_types import (
 )
 from .hosts import REAL_HOST_CHECKS, downgrade_checks
 from .hosts.agreement import RowHostView, judge
-from .hosts.examples import COMPOSED, ROW_EXAMPLES, vectors
+from .hosts.examples import COMPOSED, example_for, vectors
 from .hosts.present import PresentedView
 
 __all__ = [
@@ -91,7 +91,7 @@ def row_evidence(
             found[finding["host"]].sources.append(
                 Source(FINDING, "real host finding", "", str(finding.get("what", "")))
             )
-    subject = ROW_EXAMPLES.get(row_id, ("", ""))[1]
+    subject = (example_for(row_id, revisions.title if revisions is not None else "") or ("", ""))[1]
     cells = list(cells)
     judged, related = cells, []
     if revisions is not None:

@@ -170,7 +170,7 @@ def evidence_of_rows(
         row_id: evidence.row_evidence(
             row_id,
             claims,
-            row_host_views(row_id, claims),
+            row_host_views(row_id, claims, revisions.title),
             findings_for(revisions.anchors, revisions.subject),
             index.meeting(revisions.anchors),
             HOSTS,

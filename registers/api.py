@@ -108,19 +108,17 @@ def row(request, row_id: str):
         return JsonResponse({"error": message, "status": 300, "choices": choices}, status=300)
     full = _rows([found[0].pk])[0]
     claims = {note.host: note.state for note in full.host_notes.all()}
+    revisions = evidence_selectors.row_revisions(
+        full.facts,
+        full.introduced_in,
+        full.removed_in,
+        full.anchors,
+        full.difference or full.title,
+        full.register.subject,
+        full.status_verdict,
+    )
     items = evidence_selectors.row_evidence(
-        full.row_id,
-        claims,
-        row_host_views(full.row_id, claims),
-        revisions=evidence_selectors.row_revisions(
-            full.facts,
-            full.introduced_in,
-            full.removed_in,
-            full.anchors,
-            full.difference or full.title,
-            full.register.subject,
-            full.status_verdict,
-        ),
+        full.row_id, claims, row_host_views(full.row_id, claims, revisions.title), revisions=revisions
     )
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}

@@ -150,7 +150,6 @@ def row_page(slug: str, row_id: str) -> dict:
     )
     citations = list(row.citations.all())
     host_states = {note.host: note.state for note in row.host_notes.all()}
-    example_name, model_views = row_host_views(row.row_id, host_states) or ("", [])
     revisions = evidence_selectors.row_revisions(
         row.facts,
         row.introduced_in,
@@ -160,6 +159,7 @@ def row_page(slug: str, row_id: str) -> dict:
         row.register.subject,
         row.status_verdict,
     )
+    example_name, model_views = row_host_views(row.row_id, host_states, revisions.title) or ("", [])
     found = evidence_selectors.row_evidence(
         row.row_id,
         host_states,

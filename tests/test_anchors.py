@@ -229,7 +229,14 @@ def test_a_register_no_check_was_written_for_gets_evidence_from_a_run(client):
     assert 'id="no-anchor"' in none
     assert 'id="no-evidence"' in none
     data = json.loads(b"".join(client.get("/disagreements/?format=json").streaming_content))
-    assert [(d["row_id"], d["host"]) for d in data["disagreements"]] == [("UA-03", "the spec")]
+    assert [(d["row_id"], d["host"]) for d in data["disagreements"]] == [
+        ("UA-03", "the spec"),
+        ("UA-05", "opencode-v1"),
+    ]
+    audio = client.get("/api/v1/rows/UA-05/").json()["evidence"]["opencode-v1"]
+    kinds_ = {(source["kind"], source["stance"]) for source in audio["sources"]}
+    assert ("host model", "disagrees") in kinds_, "the host models judge what an unseen row's title names"
+    assert ("probe", "disagrees") in kinds_, "and so do the probe cells about it"
 
 
 # --- the shipped registers ----------------------------------------------------------------------
@@ -352,3 +359,15 @@ def test_the_suites_scenarios_in_a_stored_run_are_related_checks(client):
     assert source["label"].startswith("the conformance suite via")
     assert "server-sse-multiple-streams" in source["detail"]
     assert source["stance"] is None
+
+
+def test_a_row_no_example_was_written_for_is_shown_on_the_example_for_what_its_title_starts_by_naming():
+    from comparison.hosts.examples import ROW_EXAMPLES, example_for
+
+    assert example_for("XX-01", "`audio` blocks reach the model") == ("audio_only", "audio")
+    assert example_for("XX-01", "`CallToolResult.isError` is thrown") == ("is_error_with_text", "failure")
+    assert example_for("XX-01", "`mcpx_exec` returns artifacts as `resource_link` blocks") is None, (
+        "about another thing that involves the block: its host claims are not about delivering it"
+    )
+    assert example_for("XX-01", "Hosts show a spinner") is None
+    assert example_for("CT-14", "anything") == ROW_EXAMPLES["CT-14"]

@@ -1,6 +1,7 @@
 """Does a host model agree with what a register row says about each host? Pure.
 
-For rows that have a canonical example (examples.ROW_EXAMPLES), each host path's view of the
+For rows that have an example (their own in examples.ROW_EXAMPLES, or one for what their title
+names in examples.ANCHOR_EXAMPLES), each host path's view of the
 example is reduced to what happened to the part the row is about (kept, changed, dropped, failed)
 and set against the register's state for that host (has, lacks, partial, …).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import result_views
-from .examples import MCPX_PASS_THROUGH_ROWS, ROW_EXAMPLES, example
+from .examples import MCPX_PASS_THROUGH_ROWS, example, example_for
 from .present import PresentedView, present
 from .view import FAILED, HostView
 
@@ -54,11 +55,15 @@ class RowHostView:
     agreement: str  # "agrees", "disagrees", or "" when the register states nothing checkable
 
 
-def row_host_views(row_id: str, register_states: dict[str, str]) -> tuple[str, list[RowHostView]] | None:
-    """(example name, one entry per host path) for a row with a canonical example, else None."""
-    if row_id not in ROW_EXAMPLES:
+def row_host_views(
+    row_id: str, register_states: dict[str, str], title: str = ""
+) -> tuple[str, list[RowHostView]] | None:
+    """(example name, one entry per host path) for a row with an example (its own, or one for what
+    its title starts by naming), else None."""
+    found = example_for(row_id, title)
+    if found is None:
         return None
-    name, subject = ROW_EXAMPLES[row_id]
+    name, subject = found
     value = example(name)
     views = result_views(value)
     entries = []

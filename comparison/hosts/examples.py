@@ -4,9 +4,13 @@ examples, and which example shows each register row. Pure (reads a JSON data fil
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from ..anchors.kinds import meets
+from ..anchors.row_anchors import resolve
 
 VECTORS = Path(__file__).resolve().parent.parent / "data" / "vectors.json"
 PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -77,6 +81,34 @@ ROW_EXAMPLES: dict[str, tuple[str, str]] = {
     "PRM-07": ("prompt_few_shot", "role"),
     "PRM-08": ("prompt_few_shot", "text"),
 }
+#: What a row whose title names one of these anchors (and that has no example above) is shown on:
+#: a register nobody here has read gets the host models' verdicts on what its rows are about.
+ANCHOR_EXAMPLES: dict[str, tuple[str, str]] = {
+    "type:TextContent": ("text_single", "text"),
+    "type:ImageContent": ("image_only", "image"),
+    "type:AudioContent": ("audio_only", "audio"),
+    "type:EmbeddedResource": ("resource_text", "resource"),
+    "type:ResourceLink": ("resource_link", "resource_link"),
+    "field:CallToolResult.structuredContent": ("structured_with_text", "structuredContent"),
+    "field:CallToolResult.isError": ("is_error_with_text", "failure"),
+}
+
+
+def example_for(row_id: str, title: str = "") -> tuple[str, str] | None:
+    """(example, what in it the row is about): the row's own example, else the one for what its
+    title starts by naming (`audio` blocks reach the model). A title that starts otherwise is about
+    something else that involves the block (`mcpx_exec` returns artifacts as `resource_link`
+    blocks), and its host claims are not about delivering it."""
+    if row_id in ROW_EXAMPLES:
+        return ROW_EXAMPLES[row_id]
+    lead = re.match(r"\s*`([^`\n]{1,120})`", title or "")
+    for value in resolve(lead.group(1)) if lead else ():
+        for key, found in ANCHOR_EXAMPLES.items():
+            if meets(value, key):
+                return found
+    return None
+
+
 #: Rows whose status column speaks about what mcpx passes on (elsewhere it is about mcpx's own
 #: features, so the mcpx_call model is shown but not checked against it).
 MCPX_PASS_THROUGH_ROWS = {"CT-13", "FG-01", "FG-16", "PRM-07"}
