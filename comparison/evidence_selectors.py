@@ -159,6 +159,19 @@ def row_revisions(
     )
 
 
+def revisions_of_row(row) -> evidence.RowRevisions:
+    """row_revisions of a loaded register Row (with its register)."""
+    return row_revisions(
+        row.facts,
+        row.introduced_in,
+        row.removed_in,
+        row.anchors,
+        row.difference or row.title,
+        row.register.subject,
+        row.status_verdict,
+    )
+
+
 def evidence_of_rows(
     rows: list[tuple[str, dict[str, str], evidence.RowRevisions]],
     cells: list[evidence.ProbeCell] | None = None,

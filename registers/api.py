@@ -108,15 +108,7 @@ def row(request, row_id: str):
         return JsonResponse({"error": message, "status": 300, "choices": choices}, status=300)
     full = _rows([found[0].pk])[0]
     claims = {note.host: note.state for note in full.host_notes.all()}
-    revisions = evidence_selectors.row_revisions(
-        full.facts,
-        full.introduced_in,
-        full.removed_in,
-        full.anchors,
-        full.difference or full.title,
-        full.register.subject,
-        full.status_verdict,
-    )
+    revisions = evidence_selectors.revisions_of_row(full)
     items = evidence_selectors.row_evidence(
         full.row_id, claims, row_host_views(full.row_id, claims, revisions.title), revisions=revisions
     )

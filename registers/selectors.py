@@ -150,15 +150,7 @@ def row_page(slug: str, row_id: str) -> dict:
     )
     citations = list(row.citations.all())
     host_states = {note.host: note.state for note in row.host_notes.all()}
-    revisions = evidence_selectors.row_revisions(
-        row.facts,
-        row.introduced_in,
-        row.removed_in,
-        row.anchors,
-        row.difference or row.title,
-        row.register.subject,
-        row.status_verdict,
-    )
+    revisions = evidence_selectors.revisions_of_row(row)
     example_name, model_views = row_host_views(row.row_id, host_states, revisions.title) or ("", [])
     found = evidence_selectors.row_evidence(
         row.row_id,
