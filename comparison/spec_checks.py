@@ -23,16 +23,10 @@ from functools import lru_cache
 from registers.vocabulary import REVISIONS
 
 from .anchors import kinds
+from .anchors.titles import head as _head
+from .anchors.titles import naming_title
 from .anchors.vocabulary import schema_definitions, vocabulary
 
-#: Words a title may hold beside the identifiers it names and still only name them.
-NAMING_WORDS = frozenset(
-    "a an and as any are becomes block blocks content field fields gone in is json key method new notification "
-    "notifications object of on optional param params parameter per-request property request requests result "
-    "results removed added the type types union value values deprecated embedded allowed only".split()
-)
-_CODE = re.compile(r"`[^`]*`")
-_WORD = re.compile(r"[A-Za-z][\w-]*")
 #: A title saying the thing becomes any JSON value claims a type change, not an existence.
 ANY_JSON = re.compile(r"\bany JSON\b", re.I)
 
@@ -41,18 +35,6 @@ ANY_JSON = re.compile(r"\bany JSON\b", re.I)
 class Reading:
     name: str
     found: dict[str, bool]
-
-
-def _head(title: str) -> str:
-    """The title before any `:`/`;`, without parentheses: what it names, before what it says."""
-    return re.split(r"[:;]", re.sub(r"\([^)]*\)", "", title), maxsplit=1)[0]
-
-
-def naming_title(title: str) -> bool:
-    """Does the title only name things (its words outside code spans, before any `:`/`;` and
-    outside parentheses, are all naming words)?"""
-    words = _WORD.findall(_CODE.sub(" ", _head(title)))
-    return all(word.lower() in NAMING_WORDS for word in words)
 
 
 def _accepted(node: dict, definitions: dict, depth: int = 0) -> set[str]:

@@ -361,11 +361,12 @@ def test_the_suites_scenarios_in_a_stored_run_are_related_checks(client):
     assert source["stance"] is None
 
 
-def test_a_row_no_example_was_written_for_is_shown_on_the_example_for_what_its_title_starts_by_naming():
+def test_a_row_no_example_was_written_for_is_shown_on_the_example_for_what_its_title_names():
     from comparison.hosts.examples import ROW_EXAMPLES, example_for
 
-    assert example_for("XX-01", "`audio` blocks reach the model") == ("audio_only", "audio")
-    assert example_for("XX-01", "`CallToolResult.isError` is thrown") == ("is_error_with_text", "failure")
+    assert example_for("XX-01", "`audio` content block") == ("audio_only", "audio")
+    assert example_for("XX-01", "`CallToolResult.isError`; hosts throw it") == ("is_error_with_text", "failure")
+    assert example_for("XX-01", "`resource_link` rewritten as embedded resource") is None, "a behaviour of it"
     assert example_for("XX-01", "`mcpx_exec` returns artifacts as `resource_link` blocks") is None, (
         "about another thing that involves the block: its host claims are not about delivering it"
     )

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..anchors.kinds import meets
 from ..anchors.row_anchors import resolve
+from ..anchors.titles import naming_title
 
 VECTORS = Path(__file__).resolve().parent.parent / "data" / "vectors.json"
 PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -95,12 +96,15 @@ ANCHOR_EXAMPLES: dict[str, tuple[str, str]] = {
 
 
 def example_for(row_id: str, title: str = "") -> tuple[str, str] | None:
-    """(example, what in it the row is about): the row's own example, else the one for what its
-    title starts by naming (`audio` blocks reach the model). A title that starts otherwise is about
-    something else that involves the block (`mcpx_exec` returns artifacts as `resource_link`
-    blocks), and its host claims are not about delivering it."""
+    """(example, what in it the row is about): the row's own example, else, for a title that only
+    names a thing and starts with it (`audio` content block, `CallToolResult.isError`), the one for
+    that thing. A title that says more is about something else that involves it (`resource_link`
+    rewritten as embedded resource; `mcpx_exec` returns artifacts as `resource_link` blocks), and
+    its host claims are not about delivering it."""
     if row_id in ROW_EXAMPLES:
         return ROW_EXAMPLES[row_id]
+    if not naming_title(title):
+        return None
     lead = re.match(r"\s*`([^`\n]{1,120})`", title or "")
     for value in resolve(lead.group(1)) if lead else ():
         for key, found in ANCHOR_EXAMPLES.items():
