@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 METHOD, NOTIFICATION, TYPE, FIELD, PROP = "method", "notification", "type", "field", "prop"
 CAPABILITY, ERROR, META, HEADER, HTTP, STATUS, PAGE = "capability", "error", "meta", "header", "http", "status", "page"
 KINDS = (METHOD, NOTIFICATION, TYPE, FIELD, PROP, CAPABILITY, ERROR, META, HEADER, HTTP, STATUS, PAGE)
@@ -40,6 +42,7 @@ def split(value: str) -> tuple[str, str]:
     return kind, name
 
 
+@lru_cache(maxsize=65536)
 def keys(value: str) -> frozenset[str]:
     """The anchor and the broader anchors it falls under: a property under its definition and its
     bare name, a page section under its page, a capability option under its capability."""
@@ -55,6 +58,7 @@ def keys(value: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@lru_cache(maxsize=65536)
 def meets(left: str, right: str) -> bool:
     """Two anchors meet when they are the same or one falls under the other (`field:Tool.title`
     meets `type:Tool` and `prop:title`, not `field:Prompt.title`)."""

@@ -4,6 +4,7 @@ whether it only names things. Pure."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: Words a title may hold beside the identifiers it names and still only name them.
 NAMING_WORDS = frozenset(
@@ -20,6 +21,7 @@ def head(title: str) -> str:
     return re.split(r"[:;]", re.sub(r"\([^)]*\)", "", title), maxsplit=1)[0]
 
 
+@lru_cache(maxsize=8192)
 def naming_title(title: str) -> bool:
     """Does the title only name things (its words outside code spans, before any `:`/`;` and
     outside parentheses, are all naming words)?"""

@@ -95,6 +95,7 @@ ANCHOR_EXAMPLES: dict[str, tuple[str, str]] = {
 }
 
 
+@lru_cache(maxsize=8192)
 def example_for(row_id: str, title: str = "") -> tuple[str, str] | None:
     """(example, what in it the row is about): the row's own example, else, for a title that only
     names a thing and starts with it (`audio` content block, `CallToolResult.isError`), the one for
