@@ -25,10 +25,6 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def _row_keys(anchors: Iterable[str]) -> set[str]:
-    return set().union(*(kinds.keys(value) for value in anchors)) if anchors else set()
-
-
 def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.ProbeCell]:
     """The cells of the latest ended run of every target (two queries); only those that meet
     `anchors` when given (none for a row with no anchors)."""
@@ -36,7 +32,7 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
     results = ProbeResult.objects.filter(run_id__in=list(runs)).exclude(anchors_key="")
     if anchors is not None:
         # A row with no anchors still asks (for no key), so every row page costs the same queries.
-        keys = sorted(_row_keys(anchors)) or [""]
+        keys = sorted(kinds.all_keys(anchors)) or [""]
         results = results.filter(reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys)))
     cells = []
     for pk, run_id, scenario, revision, declared, views, interop_, verdict, family, seen in results.order_by(
@@ -97,22 +93,6 @@ def _suite_cells(runs: dict[int, tuple[str, str, bool]]) -> list[evidence.ProbeC
                 )
             )
     return cells
-
-
-class CellIndex:
-    """Cells by the anchor keys they meet, so each row finds its cells without a scan."""
-
-    def __init__(self, cells: list[evidence.ProbeCell]):
-        self.cells = cells
-        self.by_key: dict[str, list[int]] = {}
-        for index, cell in enumerate(cells):
-            for key in _row_keys(cell.anchors):
-                self.by_key.setdefault(key, []).append(index)
-
-    def meeting(self, anchors: Iterable[str]) -> list[evidence.ProbeCell]:
-        wanted = set(anchors)
-        candidates = sorted({i for key in _row_keys(wanted) for i in self.by_key.get(key, ())})
-        return [self.cells[i] for i in candidates if kinds.meet(wanted, set(self.cells[i].anchors))]
 
 
 def row_evidence(
@@ -178,14 +158,15 @@ def evidence_of_rows(
 ) -> dict[str, list[evidence.HostEvidence]]:
     """{row id: evidence per host, the spec, the status and related checks} for (row id, claims,
     revisions), from two queries (none when the latest probe `cells` are given)."""
-    index = CellIndex(latest_probe_cells() if cells is None else cells)
+    cells = latest_probe_cells() if cells is None else cells
+    index = kinds.AnchorIndex(cell.anchors for cell in cells)
     return {
         row_id: evidence.row_evidence(
             row_id,
             claims,
             row_host_views(row_id, claims, revisions.title),
             findings_for(revisions.anchors, revisions.subject),
-            index.meeting(revisions.anchors),
+            [cells[i] for i in index.meeting(revisions.anchors)],
             HOSTS,
             revisions,
         )

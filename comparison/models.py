@@ -259,7 +259,7 @@ class ProbeRun(models.Model):
 
 
 def anchor_keys(anchors: list[str]) -> str:
-    found = sorted(set().union(*(kinds.keys(value) for value in anchors))) if anchors else []
+    found = sorted(kinds.all_keys(anchors or ()))
     return "," + ",".join(found) + "," if found else ""
 
 

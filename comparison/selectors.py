@@ -27,7 +27,7 @@ from .probes.scenarios import suite
 def _anchor_filter(anchors: Iterable[str]) -> Q:
     """Results whose anchor keys hold one of these anchors' keys; none (",," is in no key) for a
     row with no anchors, in a query all the same, so every row page costs the same."""
-    keys = sorted(set().union(*(kinds.keys(value) for value in anchors))) if anchors else []
+    keys = sorted(kinds.all_keys(anchors or ()))
     return reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys or [""]))
 
 
@@ -50,17 +50,11 @@ class LatestVerdicts:
     exercises; a row's verdicts are those of the cells that meet its anchors."""
 
     def __init__(self, cells: list[tuple[set[str], str]]):
-        self.cells = cells
-        self.by_key: dict[str, list[int]] = {}
-        for index, (anchors, _) in enumerate(cells):
-            for key in set().union(*(kinds.keys(value) for value in anchors)):
-                self.by_key.setdefault(key, []).append(index)
+        self.labels = [label for _, label in cells]
+        self.index = kinds.AnchorIndex(anchors for anchors, _ in cells)
 
     def for_row(self, anchors: Iterable[str]) -> Counter:
-        wanted = set(anchors)
-        keys = set().union(*(kinds.keys(value) for value in wanted))
-        found = {index for key in keys for index in self.by_key.get(key, ())}
-        return Counter(self.cells[i][1] for i in found if kinds.meet(wanted, self.cells[i][0]))
+        return Counter(self.labels[i] for i in self.index.meeting(anchors))
 
 
 def latest_probe_verdicts() -> LatestVerdicts:

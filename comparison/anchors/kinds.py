@@ -68,3 +68,27 @@ def meets(left: str, right: str) -> bool:
 def meet(left: frozenset[str] | set[str], right: frozenset[str] | set[str]) -> set[str]:
     """The anchors of `left` that meet some anchor of `right`."""
     return {value for value in left if any(meets(value, other) for other in right)}
+
+
+def all_keys(anchors) -> frozenset[str]:
+    """Every key of every anchor: what a set of anchors can meet."""
+    return frozenset().union(*(keys(value) for value in anchors))
+
+
+class AnchorIndex:
+    """Items (each a set of anchors) by the keys they hold, so a row finds the items that meet its
+    anchors without a scan: the keys narrow, `meet` decides (two properties of one definition
+    share a key but do not meet)."""
+
+    def __init__(self, anchor_sets):
+        self.sets = [set(anchors) for anchors in anchor_sets]
+        self.by_key: dict[str, list[int]] = {}
+        for index, anchors in enumerate(self.sets):
+            for key in all_keys(anchors):
+                self.by_key.setdefault(key, []).append(index)
+
+    def meeting(self, anchors) -> list[int]:
+        """The indexes of the items that meet `anchors`, in item order."""
+        wanted = set(anchors)
+        candidates = sorted({i for key in all_keys(wanted) for i in self.by_key.get(key, ())})
+        return [i for i in candidates if meet(wanted, self.sets[i])]

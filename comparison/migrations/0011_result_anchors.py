@@ -18,7 +18,7 @@ def fill_anchors(apps, schema_editor):
             chunk_start : chunk_start + 200
         ]:
             anchors = declared.get(result.scenario, [])
-            keys = sorted(set().union(*(kinds.keys(value) for value in anchors))) if anchors else []
+            keys = sorted(kinds.all_keys(anchors))
             result.anchors, result.anchors_key = anchors, "," + ",".join(keys) + "," if keys else ""
             result.seen = travelled(result.exchanges)
             changed.append(result)

@@ -15,6 +15,9 @@ from typing import Any
 from registers.vocabulary import ProbeVerdict as V
 from registers.vocabulary import Revision
 
+from ..anchors.vocabulary import page_topic, vocabulary
+from .families import fixture_scenarios
+
 SUITE = "@modelcontextprotocol/conformance"
 SUITE_VERSION = "0.1.16"
 #: The revision the suite's client negotiates (SDK latest at 0.1.16); its checks cite 2025-06-18.
@@ -24,6 +27,7 @@ MAX_MESSAGE = 500
 MAX_CHECKS = 50
 _FOLDER = re.compile(r"^server-(?P<name>[a-z0-9-]+?)-\d{4}-\d{2}-\d{2}T")
 
+FIXTURE_SCENARIOS = fixture_scenarios()
 #: Suite scenario -> (our scenarios that exercise the same thing, anchors beyond theirs). The
 #: suite's checks cite spec sections; a suite row's anchors are its own and those of our scenarios.
 MAP: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -113,8 +117,6 @@ _SPEC_URL = re.compile(r"/specification/(?:\d{4}-\d{2}-\d{2}|draft|latest)/([\w/
 def _references(value: Any) -> tuple[str, ...]:
     """Page anchors of a check's `specReferences` ([{id, url}]): the spec page (and section) each
     URL points at; anything else is left out."""
-    from ..anchors.vocabulary import page_topic, vocabulary
-
     found: list[str] = []
     for item in value[:10] if isinstance(value, list) else ():
         url = item.get("url") if isinstance(item, dict) else None
@@ -140,9 +142,7 @@ def read_folder(folder: Path) -> dict[str, list[Check]]:
 
 def suite_anchors(ours: tuple[str, ...], own: tuple[str, ...]) -> tuple[str, ...]:
     """What a suite scenario exercises: its own anchors and those of our scenarios that match it."""
-    from .families import fixture_scenarios
-
-    declared = {scenario.key: scenario.anchors for scenario in fixture_scenarios()}
+    declared = {scenario.key: scenario.anchors for scenario in FIXTURE_SCENARIOS}
     return tuple(dict.fromkeys([*own, *(anchor for key in ours for anchor in declared.get(key, ()))]))
 
 
