@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from comparison.hostlab.install import missing
 from comparison.hosts import TOOL_PATHS
 from comparison.hosts.examples import vectors
-from comparison.hosts.real import missing
 
 
 def median_ms(fn, repeat: int) -> float:
@@ -46,10 +46,10 @@ def main() -> None:
 
     gaps = missing()
     if gaps:
-        print(f"real hosts not installed ({', '.join(gaps)}): npm install in comparison/hosts/real/node")
+        print(f"real hosts not installed ({', '.join(gaps)}): npm install in comparison/hostlab/node")
         return
-    from comparison.hosts.real import cloudflare as real_cloudflare
-    from comparison.hosts.real.opencode import OpencodeHost
+    from comparison.hostlab import codemode_node as real_cloudflare
+    from comparison.hostlab.opencode_serve import OpencodeHost
 
     cases = vectors()
     items = [{"name": name, "input": value} for name, value in cases.items()]

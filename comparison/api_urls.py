@@ -4,7 +4,7 @@ from django.urls import path
 
 from registers import api as register_api
 
-from . import api
+from . import api, lab_api
 
 app_name = "api"
 
@@ -21,4 +21,9 @@ urlpatterns = [
     path("runs/<int:pk>/", api.run, name="run"),
     path("results/<int:pk>/", api.result, name="result"),
     path("compare/", api.compare, name="compare"),
+    path("hosts/", lab_api.hosts, name="hosts"),
+    path("hosts/compare/", lab_api.compare, name="compare_hosts"),
+    path("hosts/features/<str:feature>/", lab_api.feature, name="lab_feature"),
+    path("hosts/observations/<int:pk>/", lab_api.observation, name="lab_observation"),
+    path("hosts/<str:key>/", lab_api.host, name="lab_host"),
 ]

@@ -2,13 +2,20 @@
 
 from django.urls import path
 
-from . import probe_views, views
+from . import lab_views, probe_views, views
 
 app_name = "comparison"
 
 urlpatterns = [
     path("playground/", views.playground, name="playground"),
-    path("hosts/", views.host_protocol, name="host_protocol"),
+    path("hosts/", lab_views.hosts_matrix, name="hosts"),
+    path("hosts/protocol/", views.host_protocol, name="host_protocol"),
+    path("hosts/compare/", lab_views.compare_hosts, name="compare_hosts"),
+    path("hosts/lab/", lab_views.lab_form, name="lab_form"),
+    path("hosts/lab/<str:batch>/", lab_views.lab_batch, name="lab_batch"),
+    path("hosts/features/<str:feature>/", lab_views.feature_detail, name="lab_feature"),
+    path("hosts/observations/<int:pk>/", lab_views.observation_detail, name="lab_observation"),
+    path("hosts/<str:key>/", lab_views.host_detail, name="lab_host"),
     path("probes/", probe_views.target_list, name="target_list"),
     path("probes/targets/<int:pk>/", probe_views.target_detail, name="target_detail"),
     path("probes/targets/<int:pk>/badge.svg", probe_views.target_badge, name="target_badge"),

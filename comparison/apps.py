@@ -13,13 +13,13 @@ class ComparisonConfig(AppConfig):
     verbose_name = "Comparison"
 
     def ready(self) -> None:
-        # Row pages and exports show probe results: a saved result, or a run that changes status,
-        # is new data for them.
+        # Row pages and exports show probe results and host observations: a saved result or
+        # observation, or a run that changes status, is new data for them.
         from . import login_throttle, models
 
         login_throttle.connect()
 
-        for model in (models.ProbeTarget, models.ProbeRun, models.ProbeResult):
+        for model in (models.ProbeTarget, models.ProbeRun, models.ProbeResult, models.HostObservation):
             post_save.connect(_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")
         # Deleting a target or a run (the admin) takes its results with it; results alone are
         # never deleted one by one, so they need no delete receiver (it would slow cascades).

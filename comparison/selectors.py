@@ -40,6 +40,20 @@ def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResu
     return [result for result in candidates if kinds.meet(set(wanted), set(result.anchors))][:limit]
 
 
+def row_host_observations(anchors: Iterable[str]) -> list[dict]:
+    """What the real hosts of the lab showed their model in the scenarios that meet a row's anchors."""
+    from .lab_selectors import observations_for_anchors
+
+    return observations_for_anchors(list(anchors))
+
+
+def model_partings() -> dict:
+    """Where a hand host model parts from the real host the lab ran (current observations)."""
+    from .lab_selectors import model_partings as lab_partings
+
+    return lab_partings()
+
+
 def latest_audit_run_id() -> int | None:
     """The newest run that scored failures (DPCTER), for the failure-gap rows to link to."""
     return ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()

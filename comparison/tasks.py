@@ -17,3 +17,11 @@ def schedule_tick_task(schedule_id: int, token: str) -> str:
     from .scheduling import fire
 
     return fire(schedule_id=schedule_id, token=token)
+
+
+@task
+def host_lab_task(target_id: int, tool: str, arguments: dict, batch: str) -> int:
+    """A configured stdio target's tool through every installed host (the lab page's runs)."""
+    from .lab_services import run_target
+
+    return run_target(target_id, tool, arguments, batch)

@@ -9,10 +9,9 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .hosts import protocol
 from .http import HtmxHttpRequest, partial
+from .lab_selectors import protocol_table
 from .playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
-from .probes import families
 
 
 @require_http_methods(["GET", "POST"])
@@ -32,11 +31,7 @@ def playground(request: HtmxHttpRequest) -> TemplateResponse:
 def host_protocol(request: HtmxHttpRequest) -> TemplateResponse:
     """Every host × every scenario beyond request → answer: uses it or not, what it does, what a
     proxy's loss changes for the model, and the source."""
-    context = {
-        "hosts": [(protocol.HOST_NAMES[host], protocol.NEWEST[host]) for host in protocol.HOSTS],
-        "groups": [(family.title, protocol.table(family.scenarios)) for family in families.FAMILIES if family.play],
-    }
-    return TemplateResponse(request, "comparison/host_protocol.html", context)
+    return TemplateResponse(request, "comparison/host_protocol.html", protocol_table())
 
 
 def favicon(request):

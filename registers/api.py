@@ -114,6 +114,7 @@ def row(request, row_id: str):
     )
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}
+    data["host_observations"] = probe_selectors.row_host_observations(revisions.anchors)
     return api_json(data)
 
 
@@ -171,6 +172,11 @@ ENDPOINTS = {
     "run": "/api/v1/runs/<id>/",
     "result": "/api/v1/results/<id>/",
     "compare": "/api/v1/compare/?run=A&run=B",
+    "hosts": "/api/v1/hosts/?host=<key>&chip=<chip>",
+    "host": "/api/v1/hosts/<key>/",
+    "host_feature": "/api/v1/hosts/features/<feature>/",
+    "compare_hosts": "/api/v1/hosts/compare/?a=<key>&b=<key>",
+    "host_observation": "/api/v1/hosts/observations/<id>/",
 }
 
 

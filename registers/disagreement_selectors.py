@@ -11,6 +11,7 @@ from collections import Counter
 from django.core.paginator import Paginator
 
 from comparison import evidence
+from comparison import selectors as probe_selectors
 from comparison.http import page_or_404
 
 from . import filters
@@ -30,4 +31,8 @@ def row_counts() -> list[tuple[str, int]]:
 
 def page(number: str | None) -> dict:
     """One page of the list (100 items), with the row counts of every verdict."""
-    return {"page": page_or_404(Paginator(items(), PAGE_SIZE), number), "row_counts": row_counts()}
+    return {
+        "page": page_or_404(Paginator(items(), PAGE_SIZE), number),
+        "row_counts": row_counts(),
+        "model_partings": probe_selectors.model_partings(),
+    }

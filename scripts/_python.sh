@@ -45,7 +45,17 @@ ensure_chromium() {
 }
 
 ensure_node_packages() {
-  # The real host software the host models are checked against (Cloudflare codemode, opencode).
+  # The hosts the host lab runs (Codex CLI, Claude Code, Gemini CLI, Qwen Code, opencode, Cloudflare
+  # codemode), the conformance suite's client side, and strace (the lab's egress test traces them).
+  if ! command -v strace >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace >/dev/null
+    else
+      echo "error: the host lab's egress test needs strace (apt-get install strace)" >&2
+      return 1
+    fi
+  fi
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
       apt-get update -qq
@@ -55,7 +65,7 @@ ensure_node_packages() {
       return 1
     fi
   fi
-  local dir=comparison/hosts/real/node
+  local dir=comparison/hostlab/node
   local stamp="$dir/node_modules/.installed-lock"
   if [ ! -f "$stamp" ] || ! cmp -s "$stamp" "$dir/package-lock.json"; then
     # npm ci rejects this lock file (npm leaves the other platforms' optional opencode binaries

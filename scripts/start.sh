@@ -17,6 +17,9 @@ MCP_COMPARE_STATIC_MANIFEST=1 .venv/bin/python manage.py collectstatic --noinput
 .venv/bin/python manage.py load_registers
 .venv/bin/python manage.py ensure_admin
 .venv/bin/python manage.py ensure_builtin_target
+# The host lab's observations measured when the hosts were pinned (comparison/data), so the Hosts
+# page has data at once; `manage.py host_lab` measures again here once the hosts are installed.
+.venv/bin/python manage.py host_lab --load-snapshot comparison/data/host_lab_observations.json
 # mcp-proxy and supergateway in front of the fixture, to compare with (MCP_COMPARE_PEERS=0 skips
 # it); without npm or the package registries the dashboard starts all the same.
 if [ "${MCP_COMPARE_PEERS:-1}" != 0 ]; then

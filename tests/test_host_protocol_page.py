@@ -16,8 +16,10 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_hosts_page_shows_every_host_and_aspect_with_its_source(client):
+    """The hand models' protocol table, on its own page (also folded into /hosts/, below the lab)."""
+    assert 'id="aspect-list-changed"' in client.get("/hosts/").content.decode()
     with CaptureQueriesContext(connection) as queries:
-        response = client.get("/hosts/")
+        response = client.get("/hosts/protocol/")
     assert response.status_code == 200
     assert len(queries) == 0, "the table is code, not data"
     html = response.content.decode()

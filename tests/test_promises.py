@@ -12,7 +12,8 @@ import sys
 import pytest
 from django.urls import URLPattern, reverse
 
-from comparison import api_urls
+from comparison import api_urls, lab_services
+from comparison.hostlab.adapters import ADAPTERS
 from comparison.models import ProbeRun, ProbeTarget
 from comparison.probing import ensure_builtin_target, start_run
 from registers import lint
@@ -71,7 +72,14 @@ def test_removes_beside_a_deprecated_where_cell_is_a_contradiction():
 
 #: A value for each path parameter the API's URL table uses; a new parameter fails the test below
 #: until it has one, so a new endpoint cannot escape the write test.
-SAMPLES = {"slug": "content-types", "row_id": "CT-01", "pk": None}
+SAMPLES = {"slug": "content-types", "row_id": "CT-01", "pk": None, "key": "codex", "feature": "image"}
+
+
+def observation_pk() -> int:
+    from comparison.hostlab import lab
+
+    item = lab.not_measured(ADAPTERS["lootbox"], "text", "f", "not run here")
+    return lab_services._save(item, "fixture")["id"]
 
 
 def api_urls_to_try(run: ProbeRun) -> list[str]:
@@ -83,7 +91,8 @@ def api_urls_to_try(run: ProbeRun) -> list[str]:
         assert not missing, f"api:{pattern.name} takes {missing}: add a sample to SAMPLES"
         kwargs = {name: SAMPLES[name] for name in names}
         if "pk" in kwargs:
-            kwargs["pk"] = {"target": run.target_id, "run": run.pk}.get(pattern.name, run.results.first().pk)
+            known = {"target": run.target_id, "run": run.pk, "lab_observation": observation_pk()}
+            kwargs["pk"] = known.get(pattern.name, run.results.first().pk)
         urls.append(reverse(f"api:{pattern.name}", kwargs=kwargs))
     return urls
 

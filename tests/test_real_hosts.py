@@ -1,7 +1,7 @@
 """Differential checks against the real hosts: the @cloudflare/codemode package under Node and the
 opencode binary driven headless. The real host wins: a difference here means the model is wrong.
 
-Needs `npm install` in comparison/hosts/real/node (scripts/test.sh does it)."""
+Needs `npm install` in comparison/hostlab/node (scripts/test.sh does it)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import json
 
 import pytest
 
+from comparison.hostlab import codemode_node as real_cloudflare
+from comparison.hostlab.compare import error_signature
+from comparison.hostlab.install import missing
+from comparison.hostlab.opencode_serve import OpencodeHost
 from comparison.hosts import cloudflare, opencode_v1
 from comparison.hosts.examples import COMPOSED, vectors
-from comparison.hosts.real import cloudflare as real_cloudflare
-from comparison.hosts.real import missing
-from comparison.hosts.real.compare import error_signature
-from comparison.hosts.real.opencode import OpencodeHost
 
 pytestmark = pytest.mark.realhost
 
@@ -24,7 +24,7 @@ CASES = {**vectors(), **{name: value for name, value in COMPOSED.items() if "mes
 @pytest.fixture(scope="module", autouse=True)
 def installed():
     gaps = missing()
-    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm install in comparison/hosts/real/node"
+    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm install in comparison/hostlab/node"
 
 
 def model_outcome(view) -> dict:

@@ -3,7 +3,7 @@ binary with a stdio server whose tools span two pages, change mid-session, ask f
 form input of each schema kind; and @cloudflare/codemode listing a two-page upstream that then
 announces a change. The real host wins: a difference here means the model is wrong.
 
-Needs `npm install` in comparison/hosts/real/node (scripts/test.sh does it)."""
+Needs `npm install` in comparison/hostlab/node (scripts/test.sh does it)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import sys
 
 import pytest
 
+from comparison.hostlab import codemode_node as real_cloudflare
+from comparison.hostlab import protocol_server as server
+from comparison.hostlab.install import missing
+from comparison.hostlab.opencode_serve import OpencodeHost
 from comparison.hosts import protocol
-from comparison.hosts.real import cloudflare as real_cloudflare
-from comparison.hosts.real import missing
-from comparison.hosts.real import protocol_server as server
-from comparison.hosts.real.opencode import OpencodeHost
 
 pytestmark = pytest.mark.realhost
 TOOL_PREFIX = "probe_"
@@ -25,7 +25,7 @@ TOOL_PREFIX = "probe_"
 @pytest.fixture(scope="module", autouse=True)
 def installed():
     gaps = missing()
-    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm install in comparison/hosts/real/node"
+    assert not gaps, f"real hosts not installed ({', '.join(gaps)}): run npm install in comparison/hostlab/node"
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ VIEW_MODULES = ("registers/views.py", "comparison/views.py", "comparison/probe_v
 SKIPPED_PARTS = {"migrations", "node_modules", "mutants", "__pycache__"}
 #: Scripts other programs start by path, with no project on their import path: a default revision
 #: they answer with is theirs to write.
-STANDALONE_SCRIPTS = {"comparison/hosts/real/stdio_result_server.py", "comparison/hosts/real/protocol_server.py"}
+STANDALONE_SCRIPTS = {"comparison/hostlab/stdio_result_server.py", "comparison/hostlab/protocol_server.py"}
 REVISION_DATE = re.compile(r"""["']20\d\d-\d\d-\d\d["']""")
 
 

@@ -30,7 +30,7 @@ REAL_HOST_CHECKS = {
 def checked_against(path_key: str) -> str:
     """How a host path's model is known to be right, in words for the pages."""
     if path_key in REAL_HOST_CHECKS:
-        return f"checked against {REAL_HOST_CHECKS[path_key]}"
+        return f"checked against {REAL_HOST_CHECKS[path_key]}, and against the host lab's runs (Hosts, Disagreements)"
     return "checked against hand-derived vectors only (no runnable host here)"
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from comparison.hosts.real import missing
-from comparison.hosts.real.opencode import OpencodeHost
+from comparison.hostlab.install import missing
+from comparison.hostlab.opencode_serve import OpencodeHost
 
 LABEL = "opencode v1 (real binary 1.18.33)"
 

@@ -1,6 +1,5 @@
-"""Real host software, driven here to check the host models: the Cloudflare codemode package under
-Node, and the opencode binary headless against a fake model. Nothing here talks to anything but
-127.0.0.1 and child processes it starts and ends itself."""
+"""Where the lab's npm hosts are installed (`comparison/hostlab/node`, pinned by its lock file)
+and what is missing. scripts/test.sh, .ci/run and scripts/start.sh run `npm install` there."""
 
 from __future__ import annotations
 
@@ -16,8 +15,12 @@ def node_binary() -> str | None:
     return shutil.which("node")
 
 
-def missing() -> list[str]:
-    """What is not installed (run `npm install` in comparison/hosts/real/node)."""
+def executable(binary: str, modules: Path = NODE_MODULES) -> Path:
+    return modules / ".bin" / binary
+
+
+def missing(binaries: tuple[str, ...] = ()) -> list[str]:
+    """What is not installed: node, the codemode package, opencode, and any of `binaries`."""
     gaps = []
     if node_binary() is None:
         gaps.append("node")
@@ -25,4 +28,5 @@ def missing() -> list[str]:
         gaps.append("@cloudflare/codemode")
     if not OPENCODE_BIN.exists():
         gaps.append("opencode-ai")
+    gaps += [binary for binary in binaries if not executable(binary).exists()]
     return gaps

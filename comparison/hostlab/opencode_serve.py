@@ -22,18 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import OPENCODE_BIN
-from .fake_model import FakeModel
+from .adapters.opencode import QUIET_ENV, opencode_config
+from .chat_fake_model import FakeModel
+from .install import OPENCODE_BIN
 
 SERVER = Path(__file__).resolve().parent / "stdio_result_server.py"
 START_TIMEOUT = 60.0
 CAPTURE_TIMEOUT = 60.0
-QUIET_ENV = {
-    "OPENCODE_DISABLE_AUTOUPDATE": "1",
-    "OPENCODE_DISABLE_MODELS_FETCH": "1",
-    "OPENCODE_DISABLE_SHARE": "1",
-    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
-}
 
 
 @dataclass
@@ -185,40 +180,10 @@ class OpencodeHost:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
     def _config(self) -> dict[str, Any]:
-        return {
-            "$schema": "https://opencode.ai/config.json",
-            "autoupdate": False,
-            "share": "disabled",
-            "model": "fake/fake-model",
-            "small_model": "fake/fake-model",
-            "enabled_providers": ["fake"],
-            "provider": {
-                "fake": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Fake",
-                    "options": {"baseURL": f"http://127.0.0.1:{self.model.port}/v1", "apiKey": "sk-fake"},
-                    "models": {
-                        "fake-model": {
-                            "name": "Fake Model",
-                            "tool_call": True,
-                            "attachment": True,
-                            "modalities": {"input": ["text", "image", "audio", "pdf"], "output": ["text"]},
-                            "limit": {"context": 128000, "output": 4096},
-                        }
-                    },
-                }
-            },
-            "mcp": {
-                "probe": {
-                    "type": "local",
-                    "enabled": True,
-                    "command": self.server or [sys.executable, str(SERVER), str(self.workdir / "cases.json")],
-                }
-            },
-            "permission": {"*": "allow"},
-            "lsp": False,
-            "formatter": False,
-        }
+        command = self.server or [sys.executable, str(SERVER), str(self.workdir / "cases.json")]
+        return opencode_config(
+            f"http://127.0.0.1:{self.model.port}", {"type": "local", "enabled": True, "command": command}
+        )
 
     def _url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"

@@ -14,6 +14,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .dialects.openai_chat import _chunk
+
 CASE = re.compile(r"CASE=([A-Za-z0-9_.-]+)")
 
 
@@ -115,16 +117,6 @@ class FakeModel:
             if match:
                 return match.group(1)
         return None
-
-
-def _chunk(delta: dict, finish: str | None) -> dict:
-    return {
-        "id": "fake",
-        "object": "chat.completion.chunk",
-        "created": 0,
-        "model": "fake-model",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
-    }
 
 
 def _text_chunks(text: str) -> list[dict]:

@@ -1,0 +1,38 @@
+"""Cloudflare codemode (`@cloudflare/codemode`): a library, not a program. Its `code` tool is what a
+model calls; the lab's Node driver (node/codemode_lab.mjs) wraps the upstream with codeMcpServer,
+runs a script that calls the tool once, and prints the `code` tool's result: what the model gets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..install import NODE_DIR
+from .base import Adapter, Context, Launch
+
+DRIVER = NODE_DIR / "codemode_lab.mjs"
+
+
+def _server(context: Context) -> list[str]:
+    return ["--url", context.server_url] if context.server_url else context.server
+
+
+def launch(context: Context, executable: Path) -> Launch:
+    return Launch(
+        argv=[str(executable), str(DRIVER), context.tool, json.dumps(context.arguments), "--", *_server(context)],
+        env={},
+        cwd=context.project,
+    )
+
+
+ADAPTER = Adapter(
+    key="codemode",
+    label="Cloudflare codemode",
+    package="@cloudflare/codemode",
+    version="0.5.6",
+    dialect="none: a library; its `code` tool's result is what a model gets",
+    tool_visibility="behind code: one `code` tool whose script calls `codemode.TOOL(...)`",
+    binary="node",
+    launch=launch,
+    reads="stdout",
+)

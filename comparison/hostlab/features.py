@@ -1,0 +1,199 @@
+"""Each part of what the upstream sent, set against what reached the model: one chip per feature.
+
+Chips: kept (it reached the model as itself), changed (it reached, but in another form: wrapped,
+as text, as JSON), dropped (nothing of it reached), not measured (no run, or the run never got the
+tool's result to the model). A failure's flag is "kept" only when the model gets a machine-readable
+failure marker, "changed" when only words say so, "dropped" when the result looks like a success.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from typing import Any
+
+KEPT, CHANGED, DROPPED, NOT_SUPPORTED, NOT_MEASURED = "kept", "changed", "dropped", "not supported", "not measured"
+CHIPS = (KEPT, CHANGED, DROPPED, NOT_SUPPORTED, NOT_MEASURED)
+#: The features of the hosts matrix, in column order, with their titles.
+FEATURES: dict[str, str] = {
+    "text": "text block",
+    "image": "image block",
+    "audio": "audio block",
+    "resource-text": "embedded text resource",
+    "resource-blob": "embedded blob resource",
+    "resource-link": "resource_link",
+    "structured": "structuredContent",
+    "annotations": "annotations",
+    "unknown-type": "unknown block type",
+    "error-flag": "isError: true",
+    "rpc-error": "JSON-RPC error",
+}
+FAILURE_WORDS = re.compile(r"\b(error|failed|failure)\b", re.IGNORECASE)
+#: Words of a host (or its SDK) refusing a result it will not accept.
+REFUSAL_WORDS = re.compile(r"\b(error|failed|failure|invalid|invalid_union|invalid_type)\b", re.IGNORECASE)
+
+
+def _size(data: str) -> int:
+    try:
+        return len(base64.b64decode(data, validate=False))
+    except (binascii.Error, ValueError):
+        return -1
+
+
+def _cell(feature: str, chip: str, detail: str) -> dict[str, str]:
+    return {"feature": feature, "chip": chip, "detail": detail}
+
+
+def _text_cell(feature: str, text: str, reached: dict[str, Any]) -> dict[str, str]:
+    texts = [part["text"] for part in reached["parts"] if part["kind"] == "text"]
+    if text in texts:
+        return _cell(feature, KEPT, "as its own text part")
+    if any(text in t for t in texts):
+        return _cell(feature, CHANGED, "inside a longer text")
+    if any(json.dumps(text)[1:-1] in t for t in texts):
+        return _cell(feature, CHANGED, "escaped inside JSON text")
+    return _cell(feature, DROPPED, "the text is not in anything the model got")
+
+
+def _media_cell(feature: str, mime: str, data: str, reached: dict[str, Any], used: set[int]) -> dict[str, str]:
+    """Media parts are matched once each: in a result with an image and a blob of the same image,
+    each block needs its own part to count as kept."""
+    size = _size(data)
+    kind = mime.split("/")[0]
+    media = [(i, part) for i, part in enumerate(reached["parts"]) if part["kind"] != "text" and i not in used]
+    for index, part in media:
+        if part.get("mime") == mime and part.get("bytes") == size:
+            used.add(index)
+            return _cell(feature, KEPT, f"as {mime} media ({part.get('via', '')})")
+    alike = [(i, part) for i, part in media if str(part.get("mime", "")).split("/")[0] == kind]
+    if alike:
+        used.add(alike[0][0])
+        part = alike[0][1]
+        return _cell(feature, CHANGED, f"as other media: {part.get('mime')}, {part.get('bytes')} bytes")
+    if data and data in reached["text"]:
+        return _cell(feature, CHANGED, "as base64 inside text")
+    if mime and mime in reached["text"]:
+        return _cell(feature, DROPPED, f"only a placeholder naming {mime}")
+    if kind and re.search(rf"\b{re.escape(kind)}\b", reached["text"], re.IGNORECASE):
+        return _cell(feature, DROPPED, f"only a placeholder naming the {kind}")
+    return _cell(feature, DROPPED, "nothing of it reached the model")
+
+
+def _block_cells(block: dict[str, Any], reached: dict[str, Any], used: set[int]) -> list[dict[str, str]]:
+    kind = block.get("type")
+    cells = []
+    if kind == "text":
+        cells.append(_text_cell("text", block.get("text", ""), reached))
+        if block.get("annotations"):
+            shown = any(word in reached["text"] for word in ("audience", "priority"))
+            cells.append(_cell("annotations", CHANGED if shown else DROPPED, "named in text" if shown else "not shown"))
+    elif kind in ("image", "audio"):
+        cells.append(_media_cell(kind, block.get("mimeType", ""), block.get("data", ""), reached, used))
+    elif kind == "resource":
+        resource = block.get("resource") or {}
+        if "text" in resource:
+            cells.append(_text_cell("resource-text", resource.get("text", ""), reached))
+        else:
+            cells.append(
+                _media_cell("resource-blob", resource.get("mimeType", ""), resource.get("blob", ""), reached, used)
+            )
+    elif kind == "resource_link":
+        uri = block.get("uri", "")
+        chip = CHANGED if uri and uri in reached["text"] else DROPPED
+        cells.append(
+            _cell("resource-link", chip, "its URI in text" if chip == CHANGED else "the URI never reached the model")
+        )
+    else:
+        data = block.get("data", "")
+        chip = CHANGED if (data and data in reached["text"]) or str(kind) in reached["text"] else DROPPED
+        cells.append(_cell("unknown-type", chip, "named or copied into text" if chip == CHANGED else "left out"))
+    return cells
+
+
+def _structured_cell(value: Any, reached: dict[str, Any]) -> dict[str, str]:
+    for part in reached["parts"]:
+        if part["kind"] != "text":
+            continue
+        try:
+            parsed = json.loads(part["text"])
+        except ValueError:
+            parsed = None
+        if parsed == value:
+            return _cell("structured", KEPT, "as JSON text equal to it")
+        if isinstance(parsed, dict) and parsed.get("structuredContent") == value:
+            return _cell("structured", CHANGED, "inside the whole result as JSON")
+    compact = json.dumps(value, separators=(",", ":"))
+    if compact in reached["text"].replace(" ", "").replace("\n", ""):
+        return _cell("structured", CHANGED, "inside a longer text")
+    return _cell("structured", DROPPED, "not in anything the model got")
+
+
+def _failure_cell(feature: str, sent_words: str, reached: dict[str, Any]) -> dict[str, str]:
+    if reached["error_flag"] is True:
+        return _cell(feature, KEPT, "a machine-readable failure flag")
+    said = FAILURE_WORDS.findall(reached["text"] + " " + " ".join(reached["glue"]))
+    own = FAILURE_WORDS.findall(sent_words)
+    if len(said) > len(own):
+        return _cell(feature, CHANGED, "said in words only, no flag")
+    return _cell(feature, DROPPED, "nothing tells the model it failed: it reads like a success")
+
+
+def judge(reply: dict[str, Any] | None, reached: dict[str, Any]) -> list[dict[str, str]]:
+    """The chips of one run: `reply` is the upstream's JSON-RPC reply to the host's `tools/call`."""
+    if reply is None:
+        return [_cell("call", NOT_MEASURED, "the host never called the tool")]
+    if not reached["reached"]:
+        return [_cell("call", NOT_MEASURED, "no tool result reached the model")]
+    if isinstance(reply.get("error"), dict):
+        error = reply["error"]
+        cells = [_failure_cell("rpc-error", str(error.get("message", "")), reached)]
+        message = str(error.get("message", ""))
+        cells.append(
+            _text_cell("rpc-error-message", message, reached) if message else _cell("rpc-error-message", DROPPED, "")
+        )
+        return cells
+    result = reply.get("result") if isinstance(reply.get("result"), dict) else {}
+    sent_words = " ".join(b.get("text", "") for b in result.get("content") or [] if isinstance(b, dict))
+    cells: list[dict[str, str]] = []
+    used: set[int] = set()
+    for block in result.get("content") or []:
+        if isinstance(block, dict):
+            cells += _block_cells(block, reached, used)
+    if "structuredContent" in result:
+        cells.append(_structured_cell(result["structuredContent"], reached))
+    if result.get("isError"):
+        cells.append(_failure_cell("error-flag", sent_words, reached))
+    elif _refused(sent_words, reached):
+        first = next((line for line in reached["text"].splitlines() if REFUSAL_WORDS.search(line)), "")
+        detail = f"the host refused the result: {first.strip()[:200]}"
+        cells = [_cell(cell["feature"], NOT_SUPPORTED, detail) for cell in cells]
+    return cells
+
+
+def _refused(sent_words: str, reached: dict[str, Any]) -> bool:
+    """A success the host turned into a failure (a result its SDK would not accept)."""
+    if reached["error_flag"] is True:
+        return True
+    return len(REFUSAL_WORDS.findall(reached["text"])) > len(REFUSAL_WORDS.findall(sent_words))
+
+
+def call_reply(lines: list[dict[str, Any]], tool: str) -> dict[str, Any] | None:
+    """The upstream's reply to the host's first `tools/call` of `tool`, from the recorder's lines."""
+    sent, replies = {}, {}
+    for line in lines:
+        try:
+            message = json.loads(line.get("line", ""))
+        except ValueError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        if line.get("dir") == "host->up" and message.get("method") == "tools/call":
+            if (message.get("params") or {}).get("name") == tool:
+                sent.setdefault("id", message.get("id"))
+        elif line.get("dir") == "up->host" and "method" not in message and "id" in message:
+            replies.setdefault(json.dumps(message["id"]), message)
+    if "id" not in sent:
+        return None
+    return replies.get(json.dumps(sent["id"]))

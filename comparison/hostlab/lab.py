@@ -1,0 +1,190 @@
+"""The lab as a whole: run hosts through scenarios (in parallel, bounded), read each run into an
+observation with provenance, and reuse an observation already made for the same host version,
+scenario, fixture version and lab version."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from . import catalogue
+from .adapters import ADAPTERS, Adapter
+from .features import call_reply, judge
+from .install import executable, node_binary
+from .reached import reached
+from .runner import RunRecord, run
+from .told import told
+
+HERE = Path(__file__).resolve().parent
+#: Modules of the package that neither make runs nor read them: a change to them keeps the cache.
+NOT_IN_VERSION = {"matrix.py", "predictions.py", "install.py", "opencode_serve.py", "chat_fake_model.py",
+                  "codemode_node.py", "compare.py", "protocol_server.py", "stdio_result_server.py"}  # fmt: skip
+#: What changes from run to run and says nothing about the host: timings, the run's own folder.
+VOLATILE = (
+    (re.compile(r"Wall time: [0-9.]+ seconds"), "Wall time: N seconds"),
+    (re.compile(re.escape(tempfile.gettempdir()) + r"/mcp-compare-lab-[^\s\]\"']*"), "<lab home>"),
+)
+
+
+@cache
+def lab_version() -> str:
+    """A short hash of the lab's own code: a change to how runs are made or read is a new version."""
+    digest = hashlib.sha256()
+    for path in [*sorted(HERE.rglob("*.py")), HERE / "node" / "codemode_lab.mjs"]:
+        if path.name not in NOT_IN_VERSION and "node_modules" not in path.parts:
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def stable(text: str) -> str:
+    for pattern, replacement in VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def stable_parts(observed: dict[str, Any]) -> list[dict[str, Any]]:
+    """What reached the model with the volatile bits replaced: what a pinned capture is compared on."""
+    return [dict(part, text=stable(part["text"])) if part["kind"] == "text" else part for part in observed["parts"]]
+
+
+def cache_key(host: str, version: str, scenario: str, fixture: str) -> str:
+    return f"{host}@{version}/{scenario}/fixture-{fixture}/lab-{lab_version()}"
+
+
+def binary_path(adapter: Adapter, modules: Path | None = None) -> Path | None:
+    if adapter.binary == "node":
+        node = node_binary()
+        return Path(node) if node else None
+    path = executable(adapter.binary) if modules is None else executable(adapter.binary, modules)
+    return path if path.exists() else None
+
+
+def observe(record: RunRecord, adapter: Adapter, scenario: str, fixture: str) -> dict[str, Any]:
+    """A run read into what the pages show, with everything needed to check it (provenance)."""
+    seen = reached(record.capture, record.called_as)
+    reply = call_reply(record.upstream_lines, scenario)
+    return {
+        "host": adapter.key,
+        "label": adapter.label,
+        "version": record.version,
+        "scenario": scenario,
+        "fixture": fixture,
+        "key": cache_key(adapter.key, record.version, scenario, fixture),
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": [stable(part) for part in record.command],
+        "seconds": record.seconds,
+        "exit_code": record.exit_code,
+        "timed_out": record.timed_out,
+        "called_as": record.called_as,
+        "reached": dict(seen, parts=stable_parts(seen), text=stable(seen["text"])),
+        "told": told(record.upstream_lines),
+        "cells": judge(reply, seen),
+        "egress": record.egress,
+        "connects": record.connects,
+        "raw": {
+            "capture": record.capture,
+            "upstream": record.upstream_lines,
+            "model_requests": len(record.model_requests),
+            "stdout": record.stdout_tail[-8000:],
+            "stderr": record.stderr_tail[-8000:],
+            "files": record.files,
+        },
+    }
+
+
+def run_one(
+    adapter: Adapter,
+    scenario: str,
+    *,
+    server: list[str] | None = None,
+    server_env: dict[str, str] | None = None,
+    arguments: dict[str, Any] | None = None,
+    trace_connects: bool = False,
+) -> dict[str, Any]:
+    """One host, one tool: the fixture's, unless `server` names another stdio MCP server."""
+    binary = binary_path(adapter)
+    fixture = catalogue.fixture_version() if server is None else "user-server"
+    if not adapter.runnable or binary is None:
+        return not_measured(adapter, scenario, fixture, adapter.unavailable or f"{adapter.package} is not installed")
+    record = run(
+        adapter,
+        binary,
+        server=server or catalogue.fixture_command(),
+        server_env=catalogue.fixture_environment() if server is None else dict(server_env or {}),
+        tool=scenario,
+        arguments=arguments,
+        trace_connects=trace_connects,
+    )
+    return observe(record, adapter, scenario, fixture)
+
+
+def not_measured(adapter: Adapter, scenario: str, fixture: str, why: str) -> dict[str, Any]:
+    return {
+        "host": adapter.key,
+        "label": adapter.label,
+        "version": adapter.version,
+        "scenario": scenario,
+        "fixture": fixture,
+        "key": cache_key(adapter.key, adapter.version, scenario, fixture),
+        "not_measured": why,
+        "cells": [{"feature": "call", "chip": "not measured", "detail": why}],
+    }
+
+
+def run_many(
+    pairs: Iterable[tuple[str, str]],
+    *,
+    known: Callable[[str], dict[str, Any] | None] = lambda key: None,
+    workers: int = 2,
+    **options: Any,
+) -> tuple[list[dict[str, Any]], int]:
+    """(host, scenario) pairs -> (observations in order, how many were reused from `known`)."""
+    pairs = list(pairs)
+    fixture = catalogue.fixture_version() if options.get("server") is None else "user-server"
+    found: dict[int, dict[str, Any]] = {}
+    todo = []
+    for index, (host, scenario) in enumerate(pairs):
+        adapter = ADAPTERS[host]
+        cached = known(cache_key(host, adapter.version, scenario, fixture)) if options.get("server") is None else None
+        if cached is not None:
+            found[index] = cached
+        else:
+            todo.append(index)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {index: pool.submit(run_one, ADAPTERS[pairs[index][0]], pairs[index][1], **options) for index in todo}
+        for index, future in futures.items():
+            found[index] = future.result()
+    return [found[index] for index in range(len(pairs))], len(pairs) - len(todo)
+
+
+class FileCache:
+    """Observations as JSON files under one folder, keyed by `cache_key` (the test lane's cache)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def _path(self, key: str) -> Path:
+        return self.folder / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".json")
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        path = self._path(key)
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            return None
+
+    def put(self, observation: dict[str, Any]) -> None:
+        if "not_measured" in observation:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._path(observation["key"]).write_text(json.dumps(observation), encoding="utf-8")

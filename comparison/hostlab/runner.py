@@ -1,0 +1,208 @@
+"""Run one host once: a fresh home, the fake model, the egress trap, the upstream behind the
+recorder, the host's command with stdin closed and a deadline, and its whole process group ended
+after. Returns everything observed, raw; `reached.py` and `told.py` read it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .adapters.base import Adapter, Context
+from .egress_trap import EgressTrap, proxy_environment
+from .fake_model import FakeModel, Script
+
+RECORDER = Path(__file__).resolve().parent / "recorder.py"
+RUN_TIMEOUT = 90.0
+OUTPUT_KEPT = 64 * 1024
+#: Names of this process's environment a host may see: where programs are and a locale.
+PASSED = ("PATH", "LANG", "LC_ALL", "TZ")
+
+
+@dataclass
+class RunRecord:
+    host: str
+    version: str
+    tool: str
+    command: list[str]
+    seconds: float
+    exit_code: int | None
+    timed_out: bool
+    model_requests: list[dict[str, Any]]
+    capture: dict[str, Any] | None  # the request that carried the tool's result, or the driver's output
+    called_as: str
+    upstream_lines: list[dict[str, Any]]
+    egress: list[str]
+    stdout_tail: str
+    stderr_tail: str
+    files: dict[str, str] = field(default_factory=dict)
+    connects: list[str] = field(default_factory=list)
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=5)
+            os.killpg(process.pid, 0)
+        except subprocess.TimeoutExpired:
+            continue
+        except ProcessLookupError:
+            break
+    process.poll()
+
+
+def _turn(recorded) -> dict[str, Any]:
+    turn = recorded.turn
+    return {
+        "path": recorded.path,
+        "offered": list(turn.offered) if turn else [],
+        "outputs": [
+            {
+                "name": o.name,
+                "call_id": o.call_id,
+                "raw": o.raw,
+                "error_flag": o.error_flag,
+                "siblings": list(o.siblings),
+            }
+            for o in (turn.outputs if turn else ())
+        ],
+        "body": recorded.body,
+    }
+
+
+def _model_capture(model: FakeModel) -> dict[str, Any] | None:
+    return _turn(model.capture) if model.capture else None
+
+
+def _stdout_capture(out: bytes) -> dict[str, Any] | None:
+    """A driver prints one JSON object: what its host's model gets."""
+    try:
+        value = json.loads(out.decode("utf-8", "replace").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+    return {"path": "stdout", "driver": value} if isinstance(value, dict) else None
+
+
+CONNECT = re.compile(
+    r"connect\(\d+, \{sa_family=(AF_INET6?|AF_UNIX)[^}]*?"
+    r'(?:sin6?_addr=inet_pton\(AF_INET6?, "([^"]+)"\)|inet_addr\("([^"]+)"\)|sun_path="([^"]*)")'
+)
+
+
+def _connects(trace: Path) -> list[str]:
+    """Every address a traced process connected to: `inet:127.0.0.1`, `inet6:::1`, `unix:/path`."""
+    if not trace.exists():
+        return ["(no trace written)"]
+    found = []
+    for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        match = CONNECT.search(line)
+        if match:
+            family, six, four, path = match.groups()
+            found.append(f"unix:{path}" if family == "AF_UNIX" else f"inet:{six or four}")
+    return sorted(set(found))
+
+
+def _upstream(record: Path) -> list[dict[str, Any]]:
+    if not record.exists():
+        return []
+    lines = []
+    for line in record.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            lines.append(json.loads(line))
+        except ValueError:
+            continue
+    return lines
+
+
+def run(
+    adapter: Adapter,
+    executable: Path,
+    *,
+    server: list[str],
+    server_env: dict[str, str] | None = None,
+    tool: str,
+    arguments: dict[str, Any] | None = None,
+    timeout: float = RUN_TIMEOUT,
+    trace_connects: bool = False,
+    server_url: str = "",
+) -> RunRecord:
+    """One run of `adapter`'s host. With `trace_connects`, the host runs under strace and the
+    record lists every address any of its processes connected to (`connects`)."""
+    home = Path(tempfile.mkdtemp(prefix=f"mcp-compare-lab-{adapter.key}-"))
+    record = home / "upstream.jsonl"
+    prompt = f"CASE={tool} Call the MCP tool {tool} once, then stop."
+    if tool == "*":
+        prompt = "Call every tool of the MCP server named probe once, then stop."
+    script = Script(tool=tool, arguments=arguments or {})
+    env_file = home / "server-env.json"
+    wrapped = [sys.executable, str(RECORDER), str(record), "--env-file", str(env_file), "--", *server]
+    started = time.monotonic()
+    try:
+        env_file.touch(mode=0o600)
+        env_file.write_text(json.dumps(server_env or {}), encoding="utf-8")
+        with FakeModel(script) as model, EgressTrap() as trap:
+            context = Context(home, model.url, wrapped, {}, prompt, tool, dict(arguments or {}), server_url)
+            launch = adapter.launch(context, executable)
+            for path, text in launch.files.items():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            env = {name: os.environ[name] for name in PASSED if name in os.environ}
+            env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
+            env |= {**proxy_environment(trap.url), **launch.env}
+            (home / "tmp").mkdir(exist_ok=True)
+            context.project.mkdir(exist_ok=True)
+            trace = home / "connects.trace"
+            argv = launch.argv
+            if trace_connects:
+                argv = ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv]
+            process = subprocess.Popen(
+                argv,
+                cwd=launch.cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+            timed_out = False
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _end_group(process)
+                out, err = process.communicate(timeout=10)
+            _end_group(process)
+            seconds = time.monotonic() - started
+            return RunRecord(
+                host=adapter.key,
+                version=adapter.version,
+                tool=tool,
+                command=launch.argv,
+                seconds=round(seconds, 3),
+                exit_code=process.returncode,
+                timed_out=timed_out,
+                model_requests=[_turn(r) for r in model.requests],
+                capture=_stdout_capture(out) if adapter.reads == "stdout" else _model_capture(model),
+                called_as=model.called_as,
+                upstream_lines=_upstream(record),
+                egress=list(trap.attempts),
+                stdout_tail=out.decode("utf-8", "replace")[-OUTPUT_KEPT:],
+                stderr_tail=err.decode("utf-8", "replace")[-OUTPUT_KEPT:],
+                files={str(path.relative_to(home)): text for path, text in launch.files.items()},
+                connects=_connects(trace) if trace_connects else [],
+            )
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

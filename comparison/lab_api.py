@@ -1,0 +1,79 @@
+"""The host lab's JSON twins (`/api/v1/hosts/…`): the matrix, a host, a feature, two hosts compared
+and one observation, as the pages show them. Reads only."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.http import Http404
+from django.views.decorators.http import require_GET
+
+from registers.api import api_json
+
+from . import lab_selectors
+from .hostlab.adapters import ADAPTERS
+from .hostlab.matrix import HostRow
+from .lab_services import observation_dict
+
+
+def _row(row: HostRow) -> dict[str, Any]:
+    return {
+        "host": row.key,
+        "label": row.label,
+        "package": row.package,
+        "version": row.version,
+        "runnable": row.runnable,
+        "not_run_because": row.why_not,
+        "features": {cell.feature: asdict(cell) for cell in row.cells},
+        "told": {name: value for name, _, value in row.told},
+    }
+
+
+def _found(value):
+    if value is None:
+        raise Http404("no such host, feature or observation")
+    return value
+
+
+@require_GET
+def hosts(request):
+    page = lab_selectors.matrix_page(request.GET.getlist("host"), request.GET.get("chip", ""))
+    hosts_data = [_row(row) | {"conformance": page["conformance"][row.key]} for row in page["rows"]]
+    return api_json({"fixture": page["fixture"], "counts": page["counts"], "hosts": hosts_data})
+
+
+@require_GET
+def host(request, key: str):
+    page = _found(lab_selectors.host_page(key))
+    scenarios = {scenario.tool: item for scenario, item in page["scenarios"]}
+    data = {**_row(page["row"]), "dialect": page["adapter"].dialect, "scenarios": scenarios, "told_full": page["told"]}
+    return api_json(data | {"conformance": page["conformance"], "conformance_suite": page["suite_version"]})
+
+
+@require_GET
+def feature(request, feature: str):
+    page = _found(lab_selectors.feature_page(feature))
+    lines = {
+        key: [{"scenario": s, "version": v, "observation": pk, **cell} for s, v, pk, cell in cells]
+        for key, _, _, cells in page["lines"]
+    }
+    return api_json({"feature": feature, "title": page["title"], "hosts": lines})
+
+
+@require_GET
+def compare(request):
+    a, b = request.GET.get("a", ""), request.GET.get("b", "")
+    if not a and not b:
+        return api_json({"usage": "/api/v1/hosts/compare/?a=<host>&b=<host>", "hosts": sorted(ADAPTERS)})
+    page = lab_selectors.compare_page(a, b)
+    if page is None:
+        return api_json({"error": "a and b must name two different hosts", "hosts": sorted(ADAPTERS)}, status=400)
+    differing = [{"feature": title, "a": asdict(x), "b": asdict(y)} for title, x, y in page["differing"]]
+    return api_json({"a": page["a"].key, "b": page["b"].key, "differing": differing})
+
+
+@require_GET
+def observation(request, pk: int):
+    row = _found(lab_selectors.observation(pk))
+    return api_json({**observation_dict(row), "raw": row.raw})

@@ -1,0 +1,211 @@
+"""Reads of the host lab: the newest observation per host and scenario, for the pinned versions and
+the current fixture, in one query per page."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import lab_services
+from .hostlab import catalogue, conformance_client, matrix, predictions
+from .hostlab.adapters import ADAPTERS
+from .hostlab.features import CHIPS, FEATURES
+from .hosts import protocol
+from .lab_models import FIXTURE_SERVER, HostObservation
+from .lab_services import observation_dict
+from .models import ProbeTarget
+from .probes import families
+
+LIST_FIELDS = (
+    "id", "key", "host", "label", "version", "scenario", "fixture", "server", "measured_at", "seconds",
+    "not_measured", "command", "reached", "told", "cells", "partings", "egress",
+)  # fmt: skip
+
+
+def current_observations(host: str | None = None, scenario: str | None = None) -> list[dict[str, Any]]:
+    """Fixture observations of each host's pinned version and this fixture version, newest first."""
+    rows = HostObservation.objects.filter(server=FIXTURE_SERVER, fixture=catalogue.fixture_version())
+    if host:
+        rows = rows.filter(host=host)
+    if scenario:
+        rows = rows.filter(scenario=scenario)
+    pinned = {key: adapter.version for key, adapter in ADAPTERS.items()}
+    rows = rows.order_by("-measured_at", "-pk").defer("raw")
+    return [observation_dict(row) for row in rows if pinned.get(row.host) == row.version]
+
+
+def observation(pk: int) -> HostObservation | None:
+    return HostObservation.objects.filter(pk=pk).first()
+
+
+def batch(batch_key: str) -> list[dict[str, Any]]:
+    rows = HostObservation.objects.filter(key__endswith=f"/{batch_key}").order_by("host").defer("raw")
+    return [observation_dict(row) for row in rows]
+
+
+def matrix_page(hosts: list[str], chip: str) -> dict[str, Any]:
+    rows = matrix.host_rows(current_observations(), hosts or None)
+    if chip:
+        rows = [row for row in rows if any(cell.chip == chip for cell in row.cells)]
+    suite = conformance_rows()
+    return {
+        "rows": rows,
+        "conformance": {row.key: conformance_summary(suite.get(row.key, [])) for row in rows},
+        "suite_version": conformance_client.SUITE_VERSION,
+        "features": list(FEATURES.items()),
+        "told_titles": [title for _, title in matrix.TOLD],
+        "counts": matrix.chip_counts(rows),
+        "chips": CHIPS,
+        "hosts": [(key, adapter.label) for key, adapter in ADAPTERS.items()],
+        "chosen_hosts": hosts,
+        "chosen_chip": chip,
+        "fixture": catalogue.fixture_version(),
+        **protocol_table(),
+    }
+
+
+def protocol_table() -> dict[str, Any]:
+    """The hand models' table of the rest of the protocol (the former Hosts page), shown below."""
+    return {
+        "protocol_hosts": [(protocol.HOST_NAMES[host], protocol.NEWEST[host]) for host in protocol.HOSTS],
+        "protocol_groups": [(f.title, protocol.table(f.scenarios)) for f in families.FAMILIES if f.play],
+    }
+
+
+def host_page(key: str) -> dict[str, Any] | None:
+    adapter = ADAPTERS.get(key)
+    if adapter is None:
+        return None
+    found = current_observations(host=key)
+    by_scenario = {}
+    for item in found:
+        by_scenario.setdefault(item["scenario"], item)
+    scenarios = [(scenario, by_scenario.get(scenario.tool)) for scenario in catalogue.SCENARIOS]
+    told = next((item["told"] for item in found if item.get("told")), {})
+    return {
+        "adapter": adapter,
+        "row": matrix.host_rows(found, [key])[0],
+        "scenarios": scenarios,
+        "told": told,
+        "partings": [(item["scenario"], p) for item in found for p in item.get("partings") or []],
+        "model": predictions.MODELS.get(key, ("", None))[0],
+        "fixture": catalogue.fixture_version(),
+        "conformance": conformance_rows(key).get(key, []),
+        "suite_version": conformance_client.SUITE_VERSION,
+        "suite_not_run": conformance_client.NOT_RUN,
+    }
+
+
+def feature_page(feature: str) -> dict[str, Any] | None:
+    if feature not in FEATURES:
+        return None
+    found = current_observations()
+    lines = []
+    for key, adapter in ADAPTERS.items():
+        cells = [
+            (item["scenario"], item["version"], item["id"], cell)
+            for item in found
+            if item["host"] == key
+            for cell in item["cells"]
+            if cell["feature"] == feature
+        ]
+        lines.append((key, adapter.label, adapter.unavailable, sorted(cells, key=lambda c: c[0])))
+    return {
+        "feature": feature,
+        "title": FEATURES[feature],
+        "lines": lines,
+        "scenario": matrix.FEATURE_SCENARIO[feature],
+    }
+
+
+def compare_page(a: str, b: str) -> dict[str, Any] | None:
+    if a not in ADAPTERS or b not in ADAPTERS or a == b:
+        return None
+    rows = {row.key: row for row in matrix.host_rows(current_observations(), [a, b])}
+    return {"a": rows[a], "b": rows[b], "differing": matrix.differing(rows[a], rows[b])}
+
+
+def observation_page(row: HostObservation) -> dict[str, Any]:
+    adapter = ADAPTERS.get(row.host)
+    raw = row.raw or {}
+    return {
+        "observation": observation_dict(row),
+        "adapter": adapter,
+        "capture_json": json.dumps(raw.get("capture"), indent=2)[:200_000],
+        "upstream_lines": raw.get("upstream", [])[:400],
+        "files": sorted((raw.get("files") or {}).items()),
+        "stdout": raw.get("stdout", ""),
+        "stderr": raw.get("stderr", ""),
+        "told_json": json.dumps(row.told, indent=2),
+    }
+
+
+def lab_form_page() -> dict[str, Any]:
+    targets = ProbeTarget.objects.filter(transport="stdio", enabled=True).order_by("name").only("pk", "name")
+    return {
+        "targets": list(targets),
+        "hosts": [(key, adapter.label, adapter.unavailable) for key, adapter in ADAPTERS.items()],
+    }
+
+
+def observations_for_anchors(anchors: list[str]) -> list[dict[str, Any]]:
+    """What the real hosts showed their model in each lab scenario that meets a row's anchors:
+    [{scenario, title, observations: [{host, label, version, id, cells}]}], one query."""
+    scenarios = catalogue.meeting(anchors)
+    if not scenarios:
+        return []
+    rows = HostObservation.objects.filter(
+        server=FIXTURE_SERVER, fixture=catalogue.fixture_version(), scenario__in=[s.tool for s in scenarios]
+    ).order_by("host", "-measured_at", "-pk")
+    pinned = {key: adapter.version for key, adapter in ADAPTERS.items()}
+    newest: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in rows.only("pk", "host", "label", "version", "scenario", "cells", "not_measured"):
+        if pinned.get(row.host) == row.version and not row.not_measured:
+            newest.setdefault((row.scenario, row.host), {"host": row.host, "label": row.label, "version": row.version,
+                                                         "id": row.pk, "cells": row.cells})  # fmt: skip
+    return [
+        {"scenario": s.tool, "title": s.title, "observations": [v for (tool, _), v in newest.items() if tool == s.tool]}
+        for s in scenarios
+        if any(tool == s.tool for tool, _ in newest)
+    ]
+
+
+def model_partings() -> dict[str, Any]:
+    """Every place a hand model parts from its host at the pinned version, and how many scenarios
+    were compared, for the Disagreements page."""
+    checked = [item for item in current_observations() if item["host"] in predictions.MODELS]
+    compared = sum(1 for item in checked if predictions.predict(item["host"], item["scenario"]) is not None)
+    partings = [
+        {"host": item["host"], "label": item["label"], "version": item["version"], "scenario": item["scenario"],
+         "id": item["id"], **parting}
+        for item in checked
+        for parting in item["partings"]
+    ]  # fmt: skip
+    return {"compared": compared, "partings": partings, "models": [name for name, _ in predictions.MODELS.values()]}
+
+
+def conformance_rows(host: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """host -> the suite's client scenarios as last run against its pinned version, one query."""
+    rows = HostObservation.objects.filter(
+        server=lab_services.CONFORMANCE_SERVER, fixture=conformance_client.SUITE_VERSION
+    ).order_by("host", "scenario", "-measured_at", "-pk")
+    if host:
+        rows = rows.filter(host=host)
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows.only("pk", "host", "version", "scenario", "cells", "not_measured", "seconds"):
+        if ADAPTERS.get(row.host) is None or ADAPTERS[row.host].version != row.version:
+            continue
+        cell = (row.cells or [{}])[0]
+        found.setdefault(row.host, {}).setdefault(
+            row.scenario.removeprefix("conformance:"),
+            {"scenario": row.scenario.removeprefix("conformance:"), "outcome": cell.get("chip", "not measured"),
+             "detail": cell.get("detail", ""), "id": row.pk, "seconds": row.seconds},
+        )  # fmt: skip
+    return {key: [by[s] for s in conformance_client.SCENARIOS if s in by] for key, by in found.items()}
+
+
+def conformance_summary(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "not measured"
+    passed = sum(1 for row in rows if row["outcome"] == conformance_client.PASSED)
+    return f"{passed} of {len(rows)} pass"

@@ -1,0 +1,101 @@
+"""manage.py host_lab: run the real hosts (Codex CLI, Claude Code, Gemini CLI, Qwen Code, opencode,
+Cloudflare codemode) through the fixture's scenarios, or through your own stdio MCP server."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from comparison import lab_services
+from comparison.hostlab import catalogue
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.own_secrets import own_secrets
+from comparison.probes.secrets import Redactor
+
+
+class Command(BaseCommand):
+    help = (
+        "Run each installed host headless against a fake model on 127.0.0.1 and record what reached the model "
+        "and what the host told the upstream. Without --server-command: the fixture's content and failure "
+        "scenarios (observations already stored for the same host version, scenario and fixture are reused). "
+        "With --server-command: your stdio MCP server, calling --tool once."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", action="append", choices=sorted(ADAPTERS), help="Only this host (repeatable).")
+        parser.add_argument("--scenario", action="append", help="Only this fixture scenario (repeatable).")
+        parser.add_argument("--server-command", help="A stdio MCP server's command line (quoted as for a shell).")
+        parser.add_argument("--tool", help="The tool to call on --server-command.")
+        parser.add_argument("--arguments", default="{}", help="The tool's arguments as a JSON object.")
+        parser.add_argument("--refresh", action="store_true", help="Run again even where an observation is stored.")
+        parser.add_argument("--workers", type=int, default=2, help="Hosts run at once (default 2).")
+        parser.add_argument("--json", action="store_true", help="Print every observation as JSON.")
+        parser.add_argument("--export-snapshot", metavar="FILE", help="Write the stored observations to FILE.")
+        parser.add_argument("--load-snapshot", metavar="FILE", help="Store the observations of FILE not stored yet.")
+        parser.add_argument(
+            "--conformance",
+            action="store_true",
+            help="Run the official conformance suite's client scenarios against each host instead.",
+        )
+
+    def handle(self, *args, **options):
+        if options["export_snapshot"] or options["load_snapshot"]:
+            return self._snapshot(options["export_snapshot"], options["load_snapshot"])
+        workers = max(1, min(options["workers"], 8))
+        if options["conformance"]:
+            outcome = lab_services.run_conformance(options["host"], options["scenario"], refresh=options["refresh"])
+        elif options["server_command"]:
+            outcome = self._server(options, workers)
+        else:
+            unknown = sorted(set(options["scenario"] or []) - set(catalogue.BY_TOOL))
+            if unknown:
+                raise CommandError(f"no such scenario: {', '.join(unknown)} (known: {', '.join(catalogue.BY_TOOL)})")
+            outcome = lab_services.run_fixture(
+                options["host"], options["scenario"], refresh=options["refresh"], workers=workers
+            )
+        if options["json"]:
+            self.stdout.write(json.dumps(outcome.observations, indent=2))
+            return
+        for item in outcome.observations:
+            cells = ", ".join(f"{cell['feature']} {cell['chip']}" for cell in item["cells"])
+            parted = f"  [model parts: {len(item['partings'])}]" if item["partings"] else ""
+            self.stdout.write(f"{item['host']}@{item['version']} {item['scenario']}: {cells}{parted}")
+        self.stdout.write(f"{outcome.ran} run, {outcome.reused} reused from earlier runs")
+
+    def _snapshot(self, export: str | None, load: str | None) -> None:
+        if export:
+            items = lab_services.export_snapshot()
+            # One observation a line: small, and a re-measure shows as a line-by-line diff.
+            lines = ",\n".join(json.dumps(item, sort_keys=True, separators=(",", ":")) for item in items)
+            Path(export).write_text(f"[\n{lines}\n]\n", encoding="utf-8")
+            self.stdout.write(f"{len(items)} observations written to {export}")
+            return
+        try:
+            items = json.loads(Path(load).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"{load}: {error}") from None
+        if not isinstance(items, list):
+            raise CommandError(f"{load}: expected a JSON list of observations")
+        self.stdout.write(f"{lab_services.load_snapshot(items)} of {len(items)} observations stored from {load}")
+
+    def _server(self, options, workers):
+        if not options["tool"]:
+            raise CommandError("--server-command needs --tool (the tool to call)")
+        try:
+            command = shlex.split(options["server_command"])
+            arguments = json.loads(options["arguments"])
+        except ValueError as error:
+            raise CommandError(f"--server-command or --arguments: {error}") from None
+        if not command or not isinstance(arguments, dict):
+            raise CommandError("--server-command must name a program and --arguments must be a JSON object")
+        return lab_services.run_server(
+            command,
+            options["tool"],
+            arguments=arguments,
+            hosts=options["host"],
+            redactor=Redactor(own_secrets()),
+            workers=workers,
+        )

@@ -1,0 +1,276 @@
+"""The host lab's pure parts, without any host: each dialect read and answered, the fake model's
+script over real HTTP, the egress trap, the recorder, and the readings of a capture."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from comparison.hostlab import dialects
+from comparison.hostlab.dialects import anthropic_messages, gemini, openai_chat, openai_responses
+from comparison.hostlab.egress_trap import EgressTrap
+from comparison.hostlab.fake_model import FakeModel, Script, find_tool
+from comparison.hostlab.features import judge
+from comparison.hostlab.lab import stable
+from comparison.hostlab.reached import reached
+from comparison.hostlab.told import told
+
+RECORDER = Path("comparison/hostlab/recorder.py")
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def post(url: str, body: dict) -> tuple[str, bytes]:
+    headers = {"Content-Type": "application/json"}
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)  # noqa: S310 - loopback
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310 - loopback
+        return response.headers["Content-Type"], response.read()
+
+
+def test_find_tool_matches_only_the_servers_tool():
+    offered = ("view_image", "mcp__probe.image", "mcp__probe.image_2")
+    assert find_tool(offered, "image") == "mcp__probe.image"
+    assert find_tool(("mcp_probe_is_error",), "is-error") == "mcp_probe_is_error"
+    assert find_tool(("view_image", "image"), "image") is None
+
+
+@pytest.mark.parametrize(
+    ("dialect", "path"),
+    [
+        (openai_chat, "/v1/chat/completions"),
+        (openai_responses, "/v1/responses"),
+        (anthropic_messages, "/v1/messages?beta=true"),
+        (gemini, "/v1beta/models/m:streamGenerateContent?alt=sse"),
+    ],
+)
+def test_each_dialect_is_found_by_its_path(dialect, path):
+    assert dialects.by_path(path) is dialect
+
+
+def chat_turn(outputs: int) -> dict:
+    messages = [{"role": "user", "content": "CASE=image please"}]
+    for index in range(outputs):
+        call_id = f"c{index}"
+        messages.append({"role": "assistant", "tool_calls": [{"id": call_id, "function": {"name": "probe_image"}}]})
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": "done"})
+    return {"messages": messages, "tools": [{"function": {"name": "probe_image"}}], "stream": True}
+
+
+def test_the_fake_model_calls_the_tool_then_captures_the_result_over_http():
+    with FakeModel(Script("image")) as model:
+        kind, first = post(model.url + "/v1/chat/completions", chat_turn(0))
+        assert kind == "text/event-stream"
+        assert b'"name": "probe_image"' in first
+        post(model.url + "/v1/chat/completions", chat_turn(1))
+        assert model.capture is not None
+        assert model.called_as == "probe_image"
+        assert len(model.requests) == 2
+
+
+def test_the_fake_model_searches_first_when_the_host_hides_the_tool():
+    with FakeModel(Script("image")) as model:
+        body = {"messages": [{"role": "user", "content": "CASE=image"}], "tools": [{"name": "ToolSearch"}]}
+        _, reply = post(model.url + "/v1/messages", body)
+        assert b"select:mcp__probe__image" in reply
+        assert model.stage == "searched"
+
+
+def test_responses_reads_namespaced_tools_and_the_output_item():
+    body = {
+        "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "CASE=x"}]},
+            {"type": "function_call", "call_id": "call_target", "name": "x", "namespace": "mcp__probe"},
+            {
+                "type": "function_call_output",
+                "call_id": "call_target",
+                "output": [{"type": "input_text", "text": "hi"}],
+            },
+        ],
+        "tools": [{"type": "namespace", "name": "mcp__probe", "tools": [{"type": "function", "name": "x"}]}],
+    }
+    turn = openai_responses.read(body)
+    assert turn.offered == ("mcp__probe.x",)
+    assert turn.outputs[0].name == "mcp__probe.x"
+    seen = reached({"outputs": [o.__dict__ | {"siblings": list(o.siblings)} for o in turn.outputs]})
+    assert seen["parts"] == [{"kind": "text", "text": "hi"}]
+
+
+def test_gemini_reads_a_function_response_with_sibling_media():
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "CASE=image"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "mcp_probe_image"}}]},
+            {
+                "role": "user",
+                "parts": [
+                    {"functionResponse": {"name": "mcp_probe_image", "response": {"error": "boom"}}},
+                    {"inlineData": {"mimeType": "image/png", "data": PNG}},
+                ],
+            },
+        ],
+        "tools": [{"functionDeclarations": [{"name": "mcp_probe_image"}]}],
+    }
+    turn = gemini.read(body)
+    output = turn.outputs[0]
+    capture = {"outputs": [{"name": output.name, "call_id": "", "raw": output.raw, "siblings": list(output.siblings)}]}
+    seen = reached(capture, "mcp_probe_image")
+    assert seen["error_flag"] is True
+    assert seen["parts"][1] == {"kind": "image", "mime": "image/png", "bytes": 70, "via": "inlineData"}
+
+
+def test_anthropic_replies_parse_as_server_sent_events():
+    reply = anthropic_messages.call("mcp__probe__x", {"a": 1}, True)
+    events = [line for line in reply.body.decode().splitlines() if line.startswith("event: ")]
+    assert events[0] == "event: message_start"
+    assert events[-1] == "event: message_stop"
+
+
+def test_the_egress_trap_refuses_and_records():
+    with EgressTrap() as trap:
+        port = int(trap.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n")
+            answer = sock.recv(100)
+    assert answer.startswith(b"HTTP/1.1 403")
+    assert trap.attempts == ["CONNECT example.com:443 HTTP/1.1"]
+
+
+def test_the_recorder_passes_lines_both_ways_and_records_them(tmp_path):
+    record = tmp_path / "record.jsonl"
+    env_file = tmp_path / "env.json"
+    env_file.write_text(json.dumps({"LAB_SECRET": "s3cret-value"}))
+    echo = [
+        sys.executable,
+        "-c",
+        "import os,sys\nfor l in sys.stdin: print(l.strip()+os.environ['LAB_SECRET'], flush=True)",
+    ]
+    done = subprocess.run(
+        [sys.executable, str(RECORDER), str(record), "--env-file", str(env_file), "--", *echo],
+        input=b'{"a":1}\n',
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
+    assert done.stdout == b'{"a":1}s3cret-value\n'
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [line["dir"] for line in lines] == ["host->up", "up->host"]
+
+
+def test_told_reads_the_2026_envelope_and_pagination():
+    envelope = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "h"},
+    }
+    lines = [
+        {"dir": "host->up", "line": json.dumps({"id": 1, "method": "server/discover", "params": {"_meta": envelope}})},
+        {"dir": "host->up", "line": json.dumps({"id": 2, "method": "tools/list", "params": {"_meta": envelope}})},
+        {"dir": "up->host", "line": json.dumps({"id": 2, "result": {"tools": [], "nextCursor": "p2"}})},
+        {"dir": "host->up", "line": "not json"},
+    ]
+    found = told(lines)
+    assert found["protocol_version"] == "2026-07-28"
+    assert found["first_request"] == "server/discover"
+    assert found["client_info"] == {"name": "h"}
+    assert found["pagination"]["tools/list"].startswith("stopped after 1 page")
+
+
+def reply(result: dict) -> dict:
+    return {"jsonrpc": "2.0", "id": 1, "result": result}
+
+
+def seen(*parts: dict, flag=None) -> dict:
+    text = "\n".join(p["text"] for p in parts if p["kind"] == "text")
+    return {"reached": True, "parts": list(parts), "error_flag": flag, "glue": [], "text": text}
+
+
+def test_judge_tells_kept_changed_and_dropped_apart():
+    image = {"type": "image", "data": PNG, "mimeType": "image/png"}
+    kept = judge(reply({"content": [image]}), seen({"kind": "image", "mime": "image/png", "bytes": 70, "via": "x"}))
+    assert [c["chip"] for c in kept] == ["kept"]
+    as_text = judge(reply({"content": [image]}), seen({"kind": "text", "text": json.dumps(image)}))
+    assert [c["chip"] for c in as_text] == ["changed"]
+    placeholder = judge(reply({"content": [image]}), seen({"kind": "text", "text": "[image: image/png]"}))
+    assert [(c["chip"], c["detail"]) for c in placeholder] == [("dropped", "only a placeholder naming image/png")]
+
+
+def test_judge_reads_a_failure_that_looks_like_a_success():
+    result = {"isError": True, "content": [{"type": "text", "text": "Not found"}]}
+    assert judge(reply(result), seen({"kind": "text", "text": "Not found"}))[-1]["chip"] == "dropped"
+    assert judge(reply(result), seen({"kind": "text", "text": "Not found"}, flag=True))[-1]["chip"] == "kept"
+    worded = judge(reply(result), seen({"kind": "text", "text": "Tool failed: Not found"}))
+    assert worded[-1]["chip"] == "changed"
+
+
+def test_judge_says_not_measured_when_nothing_reached():
+    assert judge(None, seen())[0]["chip"] == "not measured"
+    nothing = {"reached": False, "parts": [], "error_flag": None, "glue": [], "text": ""}
+    assert judge(reply({"content": []}), nothing)[0]["chip"] == "not measured"
+
+
+def test_volatile_bits_are_replaced():
+    assert stable("Wall time: 0.0046 seconds\nOutput:") == "Wall time: N seconds\nOutput:"
+    assert stable("[Image: source: /tmp/mcp-compare-lab-x-1/a/b.png]") == "[Image: source: <lab home>]"
+
+
+def test_sample_arguments_fill_a_schema_as_a_model_would():
+    from comparison.hostlab.fake_model import sample_arguments
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "number"},
+            "n": {"type": "integer"},
+            "mode": {"type": "string", "enum": ["fast", "slow"]},
+            "d": {"type": "string", "default": "x"},
+            "inner": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+        },
+    }
+    assert sample_arguments(schema) == {"a": 3, "n": 2, "mode": "fast", "d": "x", "inner": {"ok": True}}
+    assert sample_arguments(None) == {}
+
+
+def test_every_tool_mode_calls_each_offered_tool_then_those_a_search_names():
+    from comparison.hostlab.fake_model import ANY_TOOL
+
+    with FakeModel(Script(ANY_TOOL)) as model:
+        body = {"messages": [{"role": "user", "content": "go"}], "tools": [{"function": {"name": "probe_a"}}]}
+        _, first = post(model.url + "/v1/chat/completions", body)
+        assert b'"name": "probe_a"' in first
+        search = {
+            "messages": [
+                {"role": "user", "content": "go"},
+                {"role": "assistant", "tool_calls": [{"id": "s", "function": {"name": "tool_search"}}]},
+                {
+                    "role": "tool",
+                    "tool_call_id": "s",
+                    "content": '<function>{"name":"mcp__probe__b","parametersJsonSchema":'
+                    '{"properties":{"x":{"type":"integer"}}}}</function>',
+                },
+            ],
+            "tools": [{"function": {"name": "tool_search"}}, {"function": {"name": "tool_call"}}],
+        }
+        model.stage = "searched"
+        _, bridged = post(model.url + "/v1/chat/completions", search)
+        assert b'"name": "tool_call"' in bridged
+        assert b"mcp__probe__b" in bridged
+        assert b'\\"x\\": 2' in bridged
+
+
+def test_read_checks_says_not_measured_when_no_check_was_made(tmp_path):
+    from comparison.hostlab.conformance_client import read_checks
+
+    (tmp_path / "tools_call-2026-12-03T00").mkdir()
+    (tmp_path / "tools_call-2026-12-03T00" / "checks.json").write_text(
+        json.dumps([{"id": "tool-add-numbers", "status": "FAILURE", "details": {"message": "not called"}}])
+    )
+    (tmp_path / "initialize-2026-12-03T00").mkdir()
+    (tmp_path / "initialize-2026-12-03T00" / "checks.json").write_text("[]")
+    found = read_checks(tmp_path)
+    assert found["tools_call"]["outcome"] == "fail"
+    assert found["tools_call"]["checks"][0]["message"] == "not called"
+    assert found["initialize"]["outcome"] == "not measured"
