@@ -43,7 +43,7 @@ def pinned_form(item: dict) -> dict:
         "cells": [[cell["feature"], cell["chip"]] for cell in item["cells"]],
         "parts": item["reached"]["parts"],
         "error_flag": item["reached"]["error_flag"],
-        "protocol_version": item["told"]["protocol_version"],
+        "protocol_version": item["told"].get("protocol_version"),
     }
 
 

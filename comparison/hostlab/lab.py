@@ -55,6 +55,10 @@ def stable_parts(observed: dict[str, Any]) -> list[dict[str, Any]]:
     return [dict(part, text=stable(part["text"])) if part["kind"] == "text" else part for part in observed["parts"]]
 
 
+#: Why a library's "what it told the upstream" is not the host's: the lab's driver is the MCP client.
+DRIVER_TOLD = "a library: its MCP client is the lab's driver, so what the upstream was told is not the host's"
+
+
 def cache_key(host: str, version: str, scenario: str, fixture: str) -> str:
     return f"{host}@{version}/{scenario}/fixture-{fixture}/lab-{lab_version()}"
 
@@ -85,7 +89,7 @@ def observe(record: RunRecord, adapter: Adapter, scenario: str, fixture: str) ->
         "timed_out": record.timed_out,
         "called_as": record.called_as,
         "reached": dict(seen, parts=stable_parts(seen), text=stable(seen["text"])),
-        "told": told(record.upstream_lines),
+        "told": told(record.upstream_lines) if adapter.reads == "model" else {"not_measured": DRIVER_TOLD},
         "cells": judge(reply, seen),
         "egress": record.egress,
         "connects": record.connects,

@@ -106,7 +106,8 @@ def host_rows(observations: Iterable[dict[str, Any]], hosts: list[str] | None = 
         row.cells = [feature_cell(key, feature, index) for feature in FEATURES]
         told_from = next((item for (host, _), item in index.items() if host == key and item.get("told")), None)
         told = (told_from or {}).get("told") or {}
-        row.told = [(name, title, _told_value(name, told) if told else "not measured") for name, title in TOLD]
+        measured = told and "not_measured" not in told
+        row.told = [(name, title, _told_value(name, told) if measured else "not measured") for name, title in TOLD]
         rows.append(row)
     return rows
 
