@@ -48,7 +48,8 @@ def host(request, key: str):
     page = _found(lab_selectors.host_page(key))
     scenarios = {scenario.tool: item for scenario, item in page["scenarios"]}
     data = {**_row(page["row"]), "dialect": page["adapter"].dialect, "scenarios": scenarios, "told_full": page["told"]}
-    return api_json(data | {"conformance": page["conformance"], "conformance_suite": page["suite_version"]})
+    data |= {"conformance": page["conformance"], "conformance_suite": page["suite_version"]}
+    return api_json(data | {"version_ranges": page["version_ranges"]})
 
 
 @require_GET

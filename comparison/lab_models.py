@@ -40,3 +40,16 @@ class HostObservation(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("comparison:lab_observation", args=[self.pk])
+
+
+class HostReleases(models.Model):
+    """The versions npm published for a host's package, as last read by a sweep (the ranges'
+    gaps are read against it)."""
+
+    host = models.CharField(max_length=40, unique=True)
+    package = models.CharField(max_length=100)
+    versions = models.JSONField(default=list)
+    fetched_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.package}: {len(self.versions)} versions"

@@ -10,6 +10,7 @@ from . import lab_services
 from .hostlab import catalogue, conformance_client, matrix, predictions
 from .hostlab.adapters import ADAPTERS
 from .hostlab.features import CHIPS, FEATURES
+from .hostlab.versions import key as versions_key
 from .hosts import protocol
 from .lab_models import FIXTURE_SERVER, HostObservation
 from .lab_services import observation_dict
@@ -91,6 +92,7 @@ def host_page(key: str) -> dict[str, Any] | None:
         "model": predictions.MODELS.get(key, ("", None))[0],
         "fixture": catalogue.fixture_version(),
         "conformance": conformance_rows(key).get(key, []),
+        "version_ranges": host_ranges(key),
         "suite_version": conformance_client.SUITE_VERSION,
         "suite_not_run": conformance_client.NOT_RUN,
     }
@@ -150,17 +152,17 @@ def lab_form_page() -> dict[str, Any]:
 
 def observations_for_anchors(anchors: list[str]) -> list[dict[str, Any]]:
     """What the real hosts showed their model in each lab scenario that meets a row's anchors:
-    [{scenario, title, observations: [{host, label, version, id, cells}]}], one query."""
+    [{scenario, title, observations: [{host, label, version, id, cells}]}]. One query whatever the
+    row (a row no scenario meets costs the same), so row pages keep their query count."""
     scenarios = catalogue.meeting(anchors)
-    if not scenarios:
-        return []
-    rows = HostObservation.objects.filter(
-        server=FIXTURE_SERVER, fixture=catalogue.fixture_version(), scenario__in=[s.tool for s in scenarios]
-    ).order_by("host", "-measured_at", "-pk")
+    wanted = {s.tool for s in scenarios}
+    rows = HostObservation.objects.filter(server=FIXTURE_SERVER, fixture=catalogue.fixture_version()).order_by(
+        "host", "-measured_at", "-pk"
+    )
     pinned = {key: adapter.version for key, adapter in ADAPTERS.items()}
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for row in rows.only("pk", "host", "label", "version", "scenario", "cells", "not_measured"):
-        if pinned.get(row.host) == row.version and not row.not_measured:
+        if row.scenario in wanted and pinned.get(row.host) == row.version and not row.not_measured:
             newest.setdefault((row.scenario, row.host), {"host": row.host, "label": row.label, "version": row.version,
                                                          "id": row.pk, "cells": row.cells})  # fmt: skip
     return [
@@ -209,3 +211,33 @@ def conformance_summary(rows: list[dict[str, Any]]) -> str:
         return "not measured"
     passed = sum(1 for row in rows if row["outcome"] == conformance_client.PASSED)
     return f"{passed} of {len(rows)} pass"
+
+
+def host_ranges(host: str) -> list[dict[str, Any]]:
+    """Per feature, the BCD-style ranges of a host over every version measured, with the gaps."""
+    from . import lab_sweeps
+    from .hostlab import ranges as version_ranges
+    from .lab_models import HostReleases
+
+    stored = HostReleases.objects.filter(host=host).first()
+    published = list(stored.versions) if stored else []
+    found = []
+    for feature, chips in lab_sweeps.chips_by_version(host).items():
+        spans, gaps = version_ranges.ranges(chips, published or list(chips))
+        found.append(
+            {
+                "feature": feature,
+                "title": FEATURES.get(feature, feature),
+                "ranges": [dict(vars(span), words=span.words()) for span in spans],
+                "gaps": [dict(vars(gap), words=gap.words()) for gap in gaps],
+                "versions": sorted(chips, key=versions_key),
+            }
+        )
+    return found
+
+
+def range_lines(host: str) -> list[tuple[str, str]]:
+    return [
+        (item["feature"], "; ".join([r["words"] for r in item["ranges"]] + [g["words"] for g in item["gaps"]]))
+        for item in host_ranges(host)
+    ]

@@ -12,7 +12,7 @@ from registers import choices
 from registers.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
 from .anchors import kinds
-from .lab_models import HostObservation  # noqa: F401 - Django finds the app's models here
+from .lab_models import HostObservation, HostReleases  # noqa: F401 - Django finds the app's models here
 from .own_secrets import own_secrets
 from .probes.forkserver import fixture_command
 from .probes.launch import loopback_port

@@ -25,3 +25,11 @@ def host_lab_task(target_id: int, tool: str, arguments: dict, batch: str) -> int
     from .lab_services import run_target
 
     return run_target(target_id, tool, arguments, batch)
+
+
+@task
+def host_version_task(host: str, version: str) -> dict:
+    """One version of a host through the lab's catalogue (a sweep queues one task per version)."""
+    from .lab_sweeps import measure_version
+
+    return measure_version(host, version)

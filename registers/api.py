@@ -173,10 +173,10 @@ ENDPOINTS = {
     "result": "/api/v1/results/<id>/",
     "compare": "/api/v1/compare/?run=A&run=B",
     "hosts": "/api/v1/hosts/?host=<key>&chip=<chip>",
-    "host": "/api/v1/hosts/<key>/",
-    "host_feature": "/api/v1/hosts/features/<feature>/",
+    "lab_host": "/api/v1/hosts/<key>/",
+    "lab_feature": "/api/v1/hosts/features/<feature>/",
     "compare_hosts": "/api/v1/hosts/compare/?a=<key>&b=<key>",
-    "host_observation": "/api/v1/hosts/observations/<id>/",
+    "lab_observation": "/api/v1/hosts/observations/<id>/",
 }
 
 

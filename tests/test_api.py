@@ -45,7 +45,11 @@ def test_the_index_lists_every_endpoint(client):
     assert index["read_only"] is True
     assert set(index["endpoints"]) == {
         "registers", "register", "rows", "row", "disagreements", "targets", "target", "runs", "run", "result", "compare",
+        "hosts", "lab_host", "lab_feature", "compare_hosts", "lab_observation",
     }  # fmt: skip
+    from comparison import api_urls
+
+    assert set(index["endpoints"]) == {pattern.name for pattern in api_urls.urlpatterns if pattern.name != "index"}
 
 
 def test_registers_and_rows_with_states_notes_citations_and_verdicts(loaded, client):

@@ -274,3 +274,36 @@ def test_read_checks_says_not_measured_when_no_check_was_made(tmp_path):
     assert found["tools_call"]["outcome"] == "fail"
     assert found["tools_call"]["checks"][0]["message"] == "not called"
     assert found["initialize"]["outcome"] == "not measured"
+
+
+PUBLISHED = ["0.3.1", "0.3.2", "0.3.3", "0.3.4", "0.3.7", "0.4.0-beta.1", "0.4.0", "0.5.0"]
+
+
+def test_version_specs_read_against_the_published_list():
+    from comparison.hostlab.versions import SpecError, choose
+
+    assert choose("0.3.2..0.4.0", PUBLISHED) == ["0.3.2", "0.3.3", "0.3.4", "0.3.7", "0.4.0"]
+    assert choose("latest:2", PUBLISHED) == ["0.4.0", "0.5.0"]
+    assert choose("0.5.0,0.3.1", PUBLISHED) == ["0.3.1", "0.5.0"]
+    for bad in ("9.9.9", "0.3.1..9.9.9", "latest:x", "latest:0", ""):
+        with pytest.raises(SpecError):
+            choose(bad, PUBLISHED)
+
+
+def test_ranges_say_since_until_and_the_gaps():
+    from comparison.hostlab.ranges import next_to_bisect, ranges
+
+    chips = {"0.3.1": "dropped", "0.3.2": "kept", "0.3.7": "kept", "0.5.0": "changed", "0.4.0": "not measured"}
+    found, gaps = ranges(chips, PUBLISHED)
+    assert [(r.chip, r.since, r.until, r.exact) for r in found] == [
+        ("dropped", "0.3.1", "0.3.1", False),
+        ("kept", "0.3.2", "0.3.7", True),
+        ("changed", "0.5.0", "0.5.0", False),
+    ]
+    assert found[1].words() == "kept since 0.3.2; measured 0.3.2 – 0.3.7"
+    assert [(g.after, g.before, g.unmeasured) for g in gaps] == [
+        ("0.3.2", "0.3.7", ["0.3.3", "0.3.4"]),
+        ("0.3.7", "0.5.0", ["0.4.0"]),
+    ]
+    assert next_to_bisect(chips, PUBLISHED) == ["0.4.0"]
+    assert next_to_bisect({"0.3.1": "kept", "0.3.7": "dropped"}, PUBLISHED) == ["0.3.3"]

@@ -112,9 +112,11 @@ def run_one(
     server_env: dict[str, str] | None = None,
     arguments: dict[str, Any] | None = None,
     trace_connects: bool = False,
+    install_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """One host, one tool: the fixture's, unless `server` names another stdio MCP server."""
-    binary = binary_path(adapter)
+    """One host, one tool: the fixture's, unless `server` names another stdio MCP server. With
+    `install_dir` (a swept version's folder), the host installed there; `adapter.version` says which."""
+    binary = binary_path(adapter, None if install_dir is None else install_dir / "node_modules")
     fixture = catalogue.fixture_version() if server is None else "user-server"
     if not adapter.runnable or binary is None:
         return not_measured(adapter, scenario, fixture, adapter.unavailable or f"{adapter.package} is not installed")
@@ -126,6 +128,7 @@ def run_one(
         tool=scenario,
         arguments=arguments,
         trace_connects=trace_connects,
+        install_dir=install_dir,
     )
     return observe(record, adapter, scenario, fixture)
 
@@ -155,15 +158,16 @@ def run_many(
     fixture = catalogue.fixture_version() if options.get("server") is None else "user-server"
     found: dict[int, dict[str, Any]] = {}
     todo = []
+    adapters = options.pop("adapters", ADAPTERS)
     for index, (host, scenario) in enumerate(pairs):
-        adapter = ADAPTERS[host]
+        adapter = adapters[host]
         cached = known(cache_key(host, adapter.version, scenario, fixture)) if options.get("server") is None else None
         if cached is not None:
             found[index] = cached
         else:
             todo.append(index)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {index: pool.submit(run_one, ADAPTERS[pairs[index][0]], pairs[index][1], **options) for index in todo}
+        futures = {index: pool.submit(run_one, adapters[pairs[index][0]], pairs[index][1], **options) for index in todo}
         for index, future in futures.items():
             found[index] = future.result()
     return [found[index] for index in range(len(pairs))], len(pairs) - len(todo)

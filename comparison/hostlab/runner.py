@@ -138,6 +138,7 @@ def run(
     timeout: float = RUN_TIMEOUT,
     trace_connects: bool = False,
     server_url: str = "",
+    install_dir: Path | None = None,
 ) -> RunRecord:
     """One run of `adapter`'s host. With `trace_connects`, the host runs under strace and the
     record lists every address any of its processes connected to (`connects`)."""
@@ -154,7 +155,9 @@ def run(
         env_file.touch(mode=0o600)
         env_file.write_text(json.dumps(server_env or {}), encoding="utf-8")
         with FakeModel(script) as model, EgressTrap() as trap:
-            context = Context(home, model.url, wrapped, {}, prompt, tool, dict(arguments or {}), server_url)
+            context = Context(
+                home, model.url, wrapped, {}, prompt, tool, dict(arguments or {}), server_url, install_dir
+            )
             launch = adapter.launch(context, executable)
             for path, text in launch.files.items():
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -188,7 +191,7 @@ def run(
             seconds = time.monotonic() - started
             return RunRecord(
                 host=adapter.key,
-                version=adapter.version,
+                version=adapter.version,  # the adapter's, replaced by a sweep's version
                 tool=tool,
                 command=launch.argv,
                 seconds=round(seconds, 3),

@@ -25,6 +25,8 @@ class Context:
     arguments: dict = field(default_factory=dict)
     #: A Streamable HTTP server to use instead of the stdio command (the conformance suite's).
     server_url: str = ""
+    #: The folder the host is installed in (node_modules inside): the pinned install, or a version's.
+    install_dir: Path | None = None
 
     @property
     def project(self) -> Path:

@@ -13,13 +13,25 @@ from .base import Adapter, Context, Launch
 DRIVER = NODE_DIR / "codemode_lab.mjs"
 
 
+def _driver(context: Context) -> Path:
+    """The driver beside the codemode it drives: the pinned install's, or a swept version's copy."""
+    return (context.install_dir or NODE_DIR) / DRIVER.name
+
+
 def _server(context: Context) -> list[str]:
     return ["--url", context.server_url] if context.server_url else context.server
 
 
 def launch(context: Context, executable: Path) -> Launch:
     return Launch(
-        argv=[str(executable), str(DRIVER), context.tool, json.dumps(context.arguments), "--", *_server(context)],
+        argv=[
+            str(executable),
+            str(_driver(context)),
+            context.tool,
+            json.dumps(context.arguments),
+            "--",
+            *_server(context),
+        ],
         env={},
         cwd=context.project,
     )

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import lab_services
-from comparison.hostlab import catalogue
+from comparison import lab_selectors, lab_services, lab_sweeps
+from comparison.hostlab import catalogue, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.own_secrets import own_secrets
 from comparison.probes.secrets import Redactor
@@ -33,6 +33,13 @@ class Command(BaseCommand):
         parser.add_argument("--refresh", action="store_true", help="Run again even where an observation is stored.")
         parser.add_argument("--workers", type=int, default=2, help="Hosts run at once (default 2).")
         parser.add_argument("--json", action="store_true", help="Print every observation as JSON.")
+        parser.add_argument(
+            "--versions",
+            metavar="SPEC",
+            help="Sweep versions of one --host: a range 1.14.0..1.18.33, a list a,b,c, or latest:N.",
+        )
+        parser.add_argument("--bisect", action="store_true", help="With --versions: narrow each change to its version.")
+        parser.add_argument("--enqueue", action="store_true", help="With --versions: queue one task per version.")
         parser.add_argument("--export-snapshot", metavar="FILE", help="Write the stored observations to FILE.")
         parser.add_argument("--load-snapshot", metavar="FILE", help="Store the observations of FILE not stored yet.")
         parser.add_argument(
@@ -45,6 +52,8 @@ class Command(BaseCommand):
         if options["export_snapshot"] or options["load_snapshot"]:
             return self._snapshot(options["export_snapshot"], options["load_snapshot"])
         workers = max(1, min(options["workers"], 8))
+        if options["versions"]:
+            return self._sweep(options)
         if options["conformance"]:
             outcome = lab_services.run_conformance(options["host"], options["scenario"], refresh=options["refresh"])
         elif options["server_command"]:
@@ -64,6 +73,27 @@ class Command(BaseCommand):
             parted = f"  [model parts: {len(item['partings'])}]" if item["partings"] else ""
             self.stdout.write(f"{item['host']}@{item['version']} {item['scenario']}: {cells}{parted}")
         self.stdout.write(f"{outcome.ran} run, {outcome.reused} reused from earlier runs")
+
+    def _sweep(self, options) -> None:
+        hosts = options["host"] or []
+        if len(hosts) != 1:
+            raise CommandError("--versions sweeps one host: give exactly one --host")
+        try:
+            outcome = lab_sweeps.sweep(
+                hosts[0], options["versions"], bisect=options["bisect"], enqueue=options["enqueue"]
+            )
+        except (versions.SpecError, version_cache.InstallError) as error:
+            raise CommandError(f"--versions {options['versions']}: {error}") from None
+        if options["enqueue"]:
+            self.stdout.write(f"{len(outcome.versions)} version task(s) queued: {', '.join(outcome.versions)}")
+            return
+        for version, seconds in outcome.install_seconds.items():
+            self.stdout.write(f"{hosts[0]}@{version}: installed or found in {seconds:.1f} s")
+        if outcome.bisected:
+            self.stdout.write(f"bisected: measured {', '.join(outcome.bisected)}")
+        for feature, line in lab_selectors.range_lines(hosts[0]):
+            self.stdout.write(f"{feature}: {line}")
+        self.stdout.write(f"{outcome.ran} run, {outcome.reused} reused")
 
     def _snapshot(self, export: str | None, load: str | None) -> None:
         if export:
