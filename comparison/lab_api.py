@@ -59,7 +59,7 @@ def feature(request, feature: str):
         key: [{"scenario": s, "version": v, "observation": pk, **cell} for s, v, pk, cell in cells]
         for key, _, _, cells in page["lines"]
     }
-    return api_json({"feature": feature, "title": page["title"], "hosts": lines})
+    return api_json({"feature": feature, "title": page["title"], "hosts": lines, "version_ranges": page["spans"]})
 
 
 @require_GET

@@ -112,11 +112,18 @@ def feature_page(feature: str) -> dict[str, Any] | None:
             if cell["feature"] == feature
         ]
         lines.append((key, adapter.label, adapter.unavailable, sorted(cells, key=lambda c: c[0])))
+    spans = {
+        key: item
+        for key in ADAPTERS
+        for item in host_ranges(key)
+        if item["feature"] == feature and len(item["versions"]) > 1
+    }
     return {
         "feature": feature,
         "title": FEATURES[feature],
         "lines": lines,
         "scenario": matrix.FEATURE_SCENARIO[feature],
+        "spans": spans,
     }
 
 
@@ -139,7 +146,15 @@ def observation_page(row: HostObservation) -> dict[str, Any]:
         "stdout": raw.get("stdout", ""),
         "stderr": raw.get("stderr", ""),
         "told_json": json.dumps(row.told, indent=2),
+        "direct": _direct_of(row) if row.server == lab_services.TARGET_SERVER else None,
     }
+
+
+def _direct_of(row: HostObservation) -> dict[str, Any] | None:
+    """The same host and scenario run directly against the fixture: the other side of a run
+    through a target."""
+    found = current_observations(host=row.host, scenario=row.scenario)
+    return found[0] if found else None
 
 
 def lab_form_page() -> dict[str, Any]:
@@ -241,3 +256,24 @@ def range_lines(host: str) -> list[tuple[str, str]]:
         (item["feature"], "; ".join([r["words"] for r in item["ranges"]] + [g["words"] for g in item["gaps"]]))
         for item in host_ranges(host)
     ]
+
+
+def target_hosts(target_id: int) -> dict[str, Any]:
+    """What each real host saw through a target beside what it saw directly, per scenario, from
+    the newest observations of each (two queries)."""
+    from .hostlab import through
+
+    via_rows = HostObservation.objects.filter(server=lab_services.TARGET_SERVER, fixture=f"target-{target_id}")
+    via: dict[tuple[str, str], dict[str, Any]] = {}
+    for row in via_rows.order_by("-measured_at", "-pk").defer("raw"):
+        if ADAPTERS.get(row.host) is not None and ADAPTERS[row.host].version == row.version:
+            via.setdefault((row.host, row.scenario), observation_dict(row))
+    if not via:
+        return {"rows": [], "affected": {}}
+    direct = {(item["host"], item["scenario"]): item for item in reversed(current_observations())}
+    rows = []
+    for (host, scenario), seen in sorted(via.items()):
+        comparison = through.compare(direct.get((host, scenario)), seen)
+        rows.append({"host": host, "label": seen["label"], "scenario": scenario, "via": seen,
+                     "direct": direct.get((host, scenario)), **comparison})  # fmt: skip
+    return {"rows": rows, "affected": through.affected_hosts([(r["host"], r) for r in rows])}

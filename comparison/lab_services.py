@@ -4,6 +4,8 @@ target's server, and store every observation."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -247,3 +249,48 @@ def load_snapshot(items: list[dict[str, Any]]) -> int:
             _save(item, item["server"], key=item["key"])
             added += 1
     return added
+
+
+TARGET_SERVER = "target"
+
+
+def target_key(host: str, version: str, scenario: str, target_id: int, launch: str) -> str:
+    digest = hashlib.sha256(launch.encode()).hexdigest()[:10]
+    return f"{host}@{version}/{scenario}/target-{target_id}-{digest}/lab-{lab.lab_version()}"
+
+
+def run_through_target(
+    target_id: int,
+    hosts: list[str] | None = None,
+    scenarios: list[str] | None = None,
+    *,
+    refresh: bool = False,
+    workers: int = 2,
+) -> LabOutcome:
+    """Each installed host through a configured target (its stdio command, or its Streamable HTTP
+    URL) in the fixture's scenarios; the target must front the fixture. Reused per host version,
+    target launch and scenario unless `refresh`; what is stored has the target's secrets masked."""
+    from .models import ProbeTarget
+
+    target = ProbeTarget.objects.get(pk=target_id)
+    spec = target.spec()
+    options: dict[str, Any] = {"server": list(spec.command), "server_env": dict(spec.env)}
+    if target.builtin:
+        options = {"server": catalogue.fixture_command(), "server_env": catalogue.fixture_environment()}
+    if spec.transport == "http":
+        options = {"server": ["unused"], "server_url": spec.url}
+    launch = json.dumps([options.get("server"), options.get("server_url", "")])
+    hosts = hosts or [key for key, adapter in ADAPTERS.items() if adapter.runnable]
+    scenarios = scenarios or [s.tool for s in catalogue.SCENARIOS]
+    pairs = [(host, scenario) for host in hosts for scenario in scenarios]
+    keys = {pair: target_key(pair[0], ADAPTERS[pair[0]].version, pair[1], target.pk, launch) for pair in pairs}
+    stored = {} if refresh else {row.key: row for row in HostObservation.objects.filter(key__in=keys.values())}
+    todo = [pair for pair in pairs if keys[pair] not in stored]
+    observed, _ = lab.run_many(todo, workers=workers, **options) if todo else ([], 0)
+    redactor = target.redactor()
+    for pair, item in zip(todo, observed, strict=True):
+        item["fixture"] = f"target-{target.pk}"
+        stored[keys[pair]] = _save(redactor.data(item), TARGET_SERVER, key=keys[pair])
+    saved = [stored[keys[pair]] for pair in pairs]
+    saved = [item if isinstance(item, dict) else observation_dict(item) for item in saved]
+    return LabOutcome(saved, len(pairs) - len(todo))

@@ -36,6 +36,7 @@ from .probes.scenarios import suite
 from .probes.tries import MAX_TRIES
 from .retention import prune_scheduled_runs
 from .run_changes import record_changes
+from .tasks import host_target_task
 
 logger = logging.getLogger(__name__)
 
@@ -379,7 +380,8 @@ DELIVERED_VERDICTS = [str(v) for v in (ProbeVerdict.AS_EXPECTED, ProbeVerdict.CH
 
 
 def _real_host_lane(run: ProbeRun, redactor) -> None:
-    """Add the real opencode binary's view to every tool result of the run."""
+    """Add the real opencode binary's view to every tool result; queue the lab's hosts through the target."""
+    host_target_task.enqueue(run.target_id)
     results = {
         f"r{result.pk}": result
         for result in run.results.filter(method="tools/call", verdict__in=DELIVERED_VERDICTS)

@@ -33,3 +33,12 @@ def host_version_task(host: str, version: str) -> dict:
     from .lab_sweeps import measure_version
 
     return measure_version(host, version)
+
+
+@task
+def host_target_task(target_id: int) -> int:
+    """Every installed host through a target, beside the same host directly (a run's "also run
+    the real hosts" queues it after its probe cells, so the run's lease is not held meanwhile)."""
+    from .lab_services import run_through_target
+
+    return run_through_target(target_id).ran

@@ -16,7 +16,7 @@ to the server's requests are dropped, so the upstream waits); and caching: hints
 `ttlMs` and `cacheScope`), shared-cache (resources/read answered from one cache for every caller,
 whatever the upstream's `cacheScope`); and a rewrite of content: is-error (tool results lose
 `isError: true` and gain `isError: false` where they had none, as a relay that passes results
-through a type with a default does); and timing: late-notifications (a notification the upstream
+through a type with a default does), images (tool results lose their image blocks); and timing: late-notifications (a notification the upstream
 sends during a call is passed on LATE_SECONDS after the call's answer, as relays that forward each
 direction on its own task were measured to do, 1–5 ms late), every-second-progress (the progress
 of every second call that asks for it is dropped: deterministic, so a test sees "intermittent");
@@ -53,6 +53,7 @@ LOSSES = (
     "hints",
     "shared-cache",
     "is-error",
+    "images",
     "late-notifications",
     "every-second-progress",
     "merge-pages",
@@ -204,6 +205,10 @@ class Relay:
                 result.setdefault("_meta", {}).setdefault("io.modelcontextprotocol/serverInfo", SERVER_INFO)
             if self.lose == "is-error" and asked == "tools/call":
                 result["isError"] = False
+            if self.lose == "images" and asked == "tools/call" and isinstance(result.get("content"), list):
+                result["content"] = [
+                    b for b in result["content"] if not (isinstance(b, dict) and b.get("type") == "image")
+                ]
             if self.lose == "decorate-lists" and asked in ("tools/list", "prompts/list"):
                 for item in result.get("tools") or result.get("prompts") or []:
                     if isinstance(item, dict):

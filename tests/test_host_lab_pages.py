@@ -221,3 +221,44 @@ def test_the_shipped_snapshot_loads_once_and_fills_the_matrix(client, db, tmp_pa
     bad.write_text("{not json")
     with pytest.raises(CommandError, match=r"bad\.json"):
         call_command("host_lab", "--load-snapshot", str(bad))
+
+
+def test_a_host_page_shows_ranges_across_versions(client, observed):
+    from comparison.lab_models import HostReleases
+
+    HostReleases.objects.create(host="codex", package="@openai/codex", versions=["0.168.0", "0.169.0", "0.170.0"])
+    older = next(item for item in json.loads(DATA.read_text(encoding="utf-8")) if item["scenario"] == "is-error")
+    older = dict(older, version="0.168.0", fixture=catalogue.fixture_version())
+    older["key"] = lab.cache_key("codex", "0.168.0", "is-error", older["fixture"])
+    older["cells"] = [{"feature": "error-flag", "chip": "kept", "detail": "a flag"}]
+    lab_services._save(older, "fixture")
+    html = client.get("/hosts/codex/").content.decode()
+    assert 'id="ranges"' in html
+    assert "kept: 0.168.0 (oldest measured)" in html
+    assert "dropped since 0.169.0" in html
+    ranges = client.get("/api/v1/hosts/codex/").json()["version_ranges"]
+    flag = next(item for item in ranges if item["feature"] == "error-flag")
+    assert [(r["chip"], r["since"], r["exact"]) for r in flag["ranges"]] == [
+        ("kept", "0.168.0", False),
+        ("dropped", "0.169.0", True),
+    ]
+    assert "0.168.0" not in client.get("/hosts/").content.decode(), "the matrix shows the pinned version only"
+    assert "dropped since 0.169.0" in client.get("/hosts/features/error-flag/").content.decode()
+    assert "codex" in client.get("/api/v1/hosts/features/error-flag/").json()["version_ranges"]
+
+
+def test_a_target_page_shows_what_each_host_saw_through_it(client, observed):
+    target = ensure_builtin_target()
+    direct = next(item for item in json.loads(DATA.read_text(encoding="utf-8")) if item["scenario"] == "image")
+    via = dict(direct, fixture=f"target-{target.pk}", key=f"via/{target.pk}")
+    via["reached"] = dict(via["reached"], parts=[p for p in via["reached"]["parts"] if p["kind"] == "text"])
+    via["cells"] = []
+    lab_services._save(via, lab_services.TARGET_SERVER, key=via["key"])
+    html = client.get(f"/probes/targets/{target.pk}/").content.decode()
+    assert 'id="what-each-host-saw"' in html
+    assert "image: kept → absent" in html
+    assert "Affected: <strong>codex</strong> (1)" in html
+    via_row = HostObservation.objects.get(key=via["key"])
+    side = client.get(f"/hosts/observations/{via_row.pk}/").content.decode()
+    assert 'id="side-by-side"' in side
+    assert "image image/png, 70 bytes" in side

@@ -113,6 +113,7 @@ def run_one(
     arguments: dict[str, Any] | None = None,
     trace_connects: bool = False,
     install_dir: Path | None = None,
+    server_url: str = "",
 ) -> dict[str, Any]:
     """One host, one tool: the fixture's, unless `server` names another stdio MCP server. With
     `install_dir` (a swept version's folder), the host installed there; `adapter.version` says which."""
@@ -129,6 +130,7 @@ def run_one(
         arguments=arguments,
         trace_connects=trace_connects,
         install_dir=install_dir,
+        server_url=server_url,
     )
     return observe(record, adapter, scenario, fixture)
 

@@ -40,6 +40,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--bisect", action="store_true", help="With --versions: narrow each change to its version.")
         parser.add_argument("--enqueue", action="store_true", help="With --versions: queue one task per version.")
+        parser.add_argument(
+            "--target", metavar="NAME", help="Run the hosts through this configured target (it fronts the fixture)."
+        )
         parser.add_argument("--export-snapshot", metavar="FILE", help="Write the stored observations to FILE.")
         parser.add_argument("--load-snapshot", metavar="FILE", help="Store the observations of FILE not stored yet.")
         parser.add_argument(
@@ -54,6 +57,8 @@ class Command(BaseCommand):
         workers = max(1, min(options["workers"], 8))
         if options["versions"]:
             return self._sweep(options)
+        if options["target"]:
+            return self._target(options, workers)
         if options["conformance"]:
             outcome = lab_services.run_conformance(options["host"], options["scenario"], refresh=options["refresh"])
         elif options["server_command"]:
@@ -94,6 +99,25 @@ class Command(BaseCommand):
         for feature, line in lab_selectors.range_lines(hosts[0]):
             self.stdout.write(f"{feature}: {line}")
         self.stdout.write(f"{outcome.ran} run, {outcome.reused} reused")
+
+    def _target(self, options, workers) -> None:
+        from comparison.models import ProbeTarget
+
+        target = ProbeTarget.objects.filter(name=options["target"]).first()
+        if target is None:
+            raise CommandError(f"no target named {options['target']!r}")
+        outcome = lab_services.run_through_target(
+            target.pk, options["host"], options["scenario"], refresh=options["refresh"], workers=workers
+        )
+        page = lab_selectors.target_hosts(target.pk)
+        if options["json"]:
+            self.stdout.write(json.dumps(page, indent=2, default=str))
+            return
+        for row in page["rows"]:
+            changed = ", ".join(f"{c['feature']} {c['direct']} → {c['via']}" for c in row["changed"])
+            self.stdout.write(f"{row['host']} {row['scenario']}: {row['verdict']}{': ' + changed if changed else ''}")
+        affected = ", ".join(f"{host} ({count})" for host, count in page["affected"].items()) or "none"
+        self.stdout.write(f"affected hosts: {affected}; {outcome.ran} run, {outcome.reused} reused")
 
     def _snapshot(self, export: str | None, load: str | None) -> None:
         if export:
