@@ -87,8 +87,22 @@ def test_no_host_connects_beyond_loopback(host):
     assert item["reached"]["reached"]
 
 
-def test_every_lab_process_ended(observed):
-    """No process of any lab run is left: their command lines name the run's home folder."""
+@pytest.mark.parametrize("host", RUNNABLE)
+def test_every_process_of_a_run_ended(host):
+    """After a run, no process names the run's own folder (the host, its children, the recorder,
+    the upstream): its whole process group was ended. Other tests' runs may be going on meanwhile."""
+    from comparison.hostlab.lab import binary_path
+    from comparison.hostlab.runner import run
+
+    adapter = ADAPTERS[host]
+    record = run(
+        adapter,
+        binary_path(adapter),
+        server=catalogue.fixture_command(),
+        server_env=catalogue.fixture_environment(),
+        tool="text",
+    )
+    assert record.capture is not None
     left = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -97,7 +111,7 @@ def test_every_lab_process_ended(observed):
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if b"mcp-compare-lab-" in cmdline:
+        if record.home.encode() in cmdline:
             left.append(cmdline.replace(b"\0", b" ").decode(errors="replace")[:200])
     assert left == []
 

@@ -46,6 +46,7 @@ class RunRecord:
     stderr_tail: str
     files: dict[str, str] = field(default_factory=dict)
     connects: list[str] = field(default_factory=list)
+    home: str = ""  # the run's own folder (removed after): every process of the run names it
 
 
 def _end_group(process: subprocess.Popen) -> None:
@@ -206,6 +207,7 @@ def run(
                 stderr_tail=err.decode("utf-8", "replace")[-OUTPUT_KEPT:],
                 files={str(path.relative_to(home)): text for path, text in launch.files.items()},
                 connects=_connects(trace) if trace_connects else [],
+                home=str(home),
             )
     finally:
         shutil.rmtree(home, ignore_errors=True)
