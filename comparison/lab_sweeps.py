@@ -25,6 +25,7 @@ class SweepOutcome:
     reused: int
     install_seconds: dict[str, float]
     bisected: list[str]
+    errors: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def releases(host: str, refresh: bool = False) -> list[str]:
@@ -92,8 +93,9 @@ def sweep(host: str, spec: str, *, bisect: bool = False, enqueue: bool = False, 
     done = [measure_version(host, version, workers=workers) for version in chosen]
     bisected: list[str] = []
     for _ in range(MAX_BISECT_ROUNDS if bisect else 0):
+        failed = frozenset(d["version"] for d in done if d.get("error"))
         wanted = sorted(
-            {v for chips in chips_by_version(host).values() for v in ranges.next_to_bisect(chips, published)},
+            {v for chips in chips_by_version(host).values() for v in ranges.next_to_bisect(chips, published, failed)},
             key=versions.key,
         )
         if not wanted:
@@ -105,6 +107,7 @@ def sweep(host: str, spec: str, *, bisect: bool = False, enqueue: bool = False, 
         chosen,
         sum(d["ran"] for d in done),
         sum(d["reused"] for d in done),
-        {d["version"]: d["install_seconds"] for d in done},
+        {d["version"]: d["install_seconds"] for d in done if not d.get("error")},
         bisected,
+        {d["version"]: d["error"] for d in done if d.get("error")},
     )

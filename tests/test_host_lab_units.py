@@ -307,3 +307,6 @@ def test_ranges_say_since_until_and_the_gaps():
     ]
     assert next_to_bisect(chips, PUBLISHED) == ["0.4.0"]
     assert next_to_bisect({"0.3.1": "kept", "0.3.7": "dropped"}, PUBLISHED) == ["0.3.3"]
+    # A release that cannot be installed is passed over; when none is left the change is as narrow as it gets.
+    assert next_to_bisect({"0.3.1": "kept", "0.3.7": "dropped"}, PUBLISHED, frozenset({"0.3.3"})) == ["0.3.4"]
+    assert next_to_bisect({"0.3.1": "kept", "0.3.3": "dropped"}, PUBLISHED, frozenset({"0.3.2"})) == []

@@ -110,12 +110,14 @@ def test_header_values_are_never_shown(db, admin_client):
 
 @pytest.mark.realhost
 def test_real_host_lane_adds_the_opencode_capture(target, prober, monkeypatch):
-    from comparison import tasks
+    from types import SimpleNamespace
+
+    from comparison import probing
 
     # The lab's hosts through the target are a task of their own (tests/test_host_lab_through.py
     # runs it for real); here only that the run queues it.
     queued = []
-    monkeypatch.setattr(tasks.host_target_task, "enqueue", lambda *args: queued.append(args))
+    monkeypatch.setattr(probing, "host_target_task", SimpleNamespace(enqueue=lambda *args: queued.append(args)))
     run = start_run(
         target=target, revisions=["2025-06-18"], scenarios=["text", "image", "rpc-error"], user=prober, real_host=True
     )

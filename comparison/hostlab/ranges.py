@@ -65,13 +65,16 @@ def ranges(chips: dict[str, str], published: list[str]) -> tuple[list[Range], li
     return found, gaps
 
 
-def next_to_bisect(chips: dict[str, str], published: list[str]) -> list[str]:
+def next_to_bisect(chips: dict[str, str], published: list[str], skip: frozenset[str] = frozenset()) -> list[str]:
     """For every change between two measured versions with releases between them, the middle
-    release: measuring it halves where the change can lie (repeat until each change is exact)."""
+    release: measuring it halves where the change can lie (repeat until each change is exact).
+    `skip`: releases that cannot be measured (their install failed); a change whose remaining
+    releases are all skipped is as narrow as it can be made."""
     found, _ = ranges(chips, published)
     wanted = []
     for item in found:
         if item.changed_after and not item.exact:
-            inside = between(item.changed_after, item.since, published)
-            wanted.append(inside[len(inside) // 2])
+            inside = [v for v in between(item.changed_after, item.since, published) if v not in skip]
+            if inside:
+                wanted.append(inside[len(inside) // 2])
     return wanted

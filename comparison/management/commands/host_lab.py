@@ -94,6 +94,8 @@ class Command(BaseCommand):
             return
         for version, seconds in outcome.install_seconds.items():
             self.stdout.write(f"{hosts[0]}@{version}: installed or found in {seconds:.1f} s")
+        for version, error in outcome.errors.items():
+            self.stdout.write(f"{hosts[0]}@{version}: not measured, the install failed: {error[-300:]}")
         if outcome.bisected:
             self.stdout.write(f"bisected: measured {', '.join(outcome.bisected)}")
         for feature, line in lab_selectors.range_lines(hosts[0]):
