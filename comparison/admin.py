@@ -110,7 +110,7 @@ class ProbeScheduleForm(forms.ModelForm):
 
     class Meta:
         model = ProbeSchedule
-        fields = ("target", "every_seconds", "revisions", "scenarios", "conformance", "enabled")
+        fields = ("target", "every_seconds", "revisions", "scenarios", "conformance", "real_hosts", "enabled")
 
 
 @admin.register(ProbeSchedule)
@@ -123,6 +123,7 @@ class ProbeScheduleAdmin(admin.ModelAdmin):
         "every_seconds",
         "effective_seconds",
         "conformance",
+        "real_hosts",
         "enabled",
         "next_run_at",
         "last_fired_at",

@@ -63,6 +63,7 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "counts": {str(verdict): counts.get(verdict, 0) for verdict in PROBE_VERDICTS},
         "interop": selectors.score_of(cells).as_dict(),
         "conformance": _conformance(run),
+        "real_hosts": run.real_hosts or None,
         "page": run.get_absolute_url(),
     }
 

@@ -7,6 +7,8 @@ from django.db import models
 from django.urls import reverse
 
 FIXTURE_SERVER = "fixture"
+#: Observations of a host run through a configured target (comparison/lab_through.py).
+TARGET_SERVER = "target"
 
 
 class HostObservation(models.Model):

@@ -12,7 +12,7 @@ from .hostlab.adapters import ADAPTERS
 from .hostlab.features import CHIPS, FEATURES
 from .hostlab.versions import key as versions_key
 from .hosts import protocol
-from .lab_models import FIXTURE_SERVER, HostObservation
+from .lab_models import FIXTURE_SERVER, TARGET_SERVER, HostObservation
 from .lab_services import observation_dict
 from .models import ProbeTarget
 from .probes import families
@@ -146,7 +146,7 @@ def observation_page(row: HostObservation) -> dict[str, Any]:
         "stdout": raw.get("stdout", ""),
         "stderr": raw.get("stderr", ""),
         "told_json": json.dumps(row.told, indent=2),
-        "direct": _direct_of(row) if row.server == lab_services.TARGET_SERVER else None,
+        "direct": _direct_of(row) if row.server == TARGET_SERVER else None,
     }
 
 
@@ -185,6 +185,10 @@ def observations_for_anchors(anchors: list[str]) -> list[dict[str, Any]]:
         for s in scenarios
         if any(tool == s.tool for tool, _ in newest)
     ]
+
+
+def row_observations(anchors) -> list[dict[str, Any]]:
+    return observations_for_anchors(list(anchors))
 
 
 def model_partings() -> dict[str, Any]:
@@ -263,7 +267,7 @@ def target_hosts(target_id: int) -> dict[str, Any]:
     the newest observations of each (two queries)."""
     from .hostlab import through
 
-    via_rows = HostObservation.objects.filter(server=lab_services.TARGET_SERVER, fixture=f"target-{target_id}")
+    via_rows = HostObservation.objects.filter(server=TARGET_SERVER, fixture=f"target-{target_id}")
     via: dict[tuple[str, str], dict[str, Any]] = {}
     for row in via_rows.order_by("-measured_at", "-pk").defer("raw"):
         if ADAPTERS.get(row.host) is not None and ADAPTERS[row.host].version == row.version:
@@ -277,3 +281,87 @@ def target_hosts(target_id: int) -> dict[str, Any]:
         rows.append({"host": host, "label": seen["label"], "scenario": scenario, "via": seen,
                      "direct": direct.get((host, scenario)), **comparison})  # fmt: skip
     return {"rows": rows, "affected": through.affected_hosts([(r["host"], r) for r in rows])}
+
+
+def _stated_claims(row) -> tuple[dict[str, tuple[str, str]], set[str]]:
+    """A row's explicit host claims (state, where stated) and its title anchors."""
+    labelled = {label.host for label in row.labels.all() if label.kind == "host" and label.host}
+    # A state inferred from "mcpx has, others don't" is not the register saying so of that host.
+    stated = {
+        note.host: (note.state, note.state_source)
+        for note in row.host_notes.all()
+        if note.state_source == "where" or (note.state_source == "label" and note.host in labelled)
+    }
+    titles = {item["anchor"] for item in row.anchors or [] if isinstance(item, dict) and item.get("how") == "title"}
+    return stated, titles
+
+
+def _lab_chips(lab_hosts: list[str], features: list[str]):
+    """(lab host -> feature -> {version: chip}, {(host, version, feature): observation id},
+    {host: releases}) over every measured version, two queries."""
+    from .lab_models import HostReleases
+
+    tools = {matrix.FEATURE_SCENARIO[feature]: feature for feature in features}
+    rows = HostObservation.objects.filter(
+        server=FIXTURE_SERVER,
+        fixture=catalogue.fixture_version(),
+        host__in=lab_hosts or [""],
+        scenario__in=list(tools) or [""],  # never empty: an empty IN skips the query, and pages count them
+    ).order_by("-measured_at", "-pk")
+    chips: dict[str, dict[str, dict[str, str]]] = {}
+    ids: dict[tuple[str, str, str], int] = {}
+    for found in rows.only("pk", "host", "version", "scenario", "cells", "not_measured"):
+        feature = tools[found.scenario]
+        cell = next((c for c in found.cells or [] if c.get("feature") == feature), None)
+        if found.not_measured or cell is None or found.version in chips.get(found.host, {}).get(feature, {}):
+            continue
+        chips.setdefault(found.host, {}).setdefault(feature, {})[found.version] = cell["chip"]
+        ids[(found.host, found.version, feature)] = found.pk
+    published = {item.host: list(item.versions) for item in HostReleases.objects.filter(host__in=lab_hosts or [""])}
+    return chips, ids, published
+
+
+def claim_checks(row) -> list[dict[str, Any]]:
+    """A register row's explicit host claims checked against the lab's ranges at the version the
+    register pins (comparison/hostlab/claims.py). Two queries whatever the row."""
+    from .hostlab import claims
+
+    stated, titles = _stated_claims(row)
+    pinned = [pin.lab_host for host, pin in claims.pins().items() if pin.lab_host and host in stated]
+    chips, ids, published = _lab_chips(pinned, claims.features_for(titles))
+    return [check.as_dict() for check in claims.check_row(titles, stated, chips, published, ids)]
+
+
+def every_claim_check(rows) -> list[dict[str, Any]]:
+    """Every loaded row's claim checks (rows with host notes and labels prefetched): the lab read
+    once for all of them."""
+    from .hostlab import claims
+
+    lab_hosts = sorted({pin.lab_host for pin in claims.pins().values() if pin.lab_host})
+    chips, ids, published = _lab_chips(lab_hosts, list(claims.PRESENCE_FEATURES))
+    found = []
+    for row in rows:
+        stated, titles = _stated_claims(row)
+        for check in claims.check_row(titles, stated, chips, published, ids):
+            found.append({"register": row.register.slug, "row": row.row_id, **check.as_dict()})
+    return found
+
+
+def installed_hosts() -> list[str]:
+    """The labels of the hosts the lab can run here (installed), for the run form."""
+    from .hostlab.lab import binary_path
+
+    return [a.label for a in ADAPTERS.values() if a.runnable and binary_path(a, None) is not None]
+
+
+def run_host_interop(run) -> dict[str, Any]:
+    """A run's interop per host: the real hosts' captures through the target where the run's "also
+    run the real hosts" measured them, the hand models' score for the others (labelled). One query."""
+    from registers.vocabulary import HOST_NAMES
+
+    from .hostlab import through
+    from .selectors import run_cells, score_of
+
+    modelled = score_of(run_cells([run.pk])[run.pk]).as_dict()["hosts"]
+    captured = (run.real_hosts or {}).get("hosts") or {}
+    return {"pass": run.real_hosts or {}, "lines": through.host_interop(captured, modelled, dict(HOST_NAMES))}

@@ -4,8 +4,6 @@ target's server, and store every observation."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,6 +22,8 @@ USER_SERVER = "user"
 class LabOutcome:
     observations: list[dict[str, Any]]
     reused: int
+    #: What a target said it is (through-target runs).
+    identity: str = ""
 
     @property
     def ran(self) -> int:
@@ -203,8 +203,9 @@ SNAPSHOT_FIELDS = (
 
 
 def export_snapshot() -> list[dict[str, Any]]:
-    """The current fixture and conformance observations, for shipping as data (the raw model
-    requests are left out: they hold each host's whole system prompt)."""
+    """The fixture observations of every measured version (the ranges) and the conformance ones of
+    the pinned versions, for shipping as data (the raw model requests are left out: they hold each
+    host's whole system prompt)."""
     rows = HostObservation.objects.filter(server__in=(FIXTURE_SERVER, CONFORMANCE_SERVER)).order_by(
         "-measured_at", "-pk"
     )
@@ -213,9 +214,11 @@ def export_snapshot() -> list[dict[str, Any]]:
     for row in rows:
         current = row.fixture in (fixture, conformance_client.SUITE_VERSION)
         pinned = ADAPTERS.get(row.host) is not None and ADAPTERS[row.host].version == row.version
-        if not (current and pinned) or (row.server, row.host, row.scenario) in seen:
+        swept = row.server == FIXTURE_SERVER and not row.not_measured
+        where = (row.server, row.host, row.version, row.scenario)
+        if not (current and (pinned or swept)) or where in seen:
             continue
-        seen.add((row.server, row.host, row.scenario))
+        seen.add(where)
         item = {name: getattr(row, name) for name in SNAPSHOT_FIELDS}
         item["measured_at"] = row.measured_at.isoformat()
         raw = row.raw or {}
@@ -226,16 +229,30 @@ def export_snapshot() -> list[dict[str, Any]]:
             "capture": "left out of the shipped snapshot: run manage.py host_lab to capture it here",
         }
         found.append(item)
-    return sorted(found, key=lambda item: item["key"])
+    from .lab_models import HostReleases
+
+    # The published releases go along, so the shipped ranges name their gaps.
+    releases = [{"releases": r.host, "package": r.package, "versions": r.versions} for r in HostReleases.objects.all()]
+    return sorted(found, key=lambda item: item["key"]) + sorted(releases, key=lambda item: item["releases"])
 
 
 def load_snapshot(items: list[dict[str, Any]]) -> int:
     """Stores shipped observations where no observation with the same key exists (a run made here
     always wins); returns how many were added."""
+    from .lab_models import HostReleases
+
     existing = set(HostObservation.objects.filter(key__in=[i.get("key") for i in items]).values_list("key", flat=True))
     added = 0
     with transaction.atomic():
         for item in items:
+            if (
+                isinstance(item, dict)
+                and isinstance(item.get("releases"), str)
+                and isinstance(item.get("versions"), list)
+            ):
+                fields = {"package": str(item.get("package", ""))[:100], "versions": [str(v) for v in item["versions"]]}
+                HostReleases.objects.get_or_create(host=item["releases"][:40], defaults=fields)
+                continue
             if (
                 not isinstance(item, dict)
                 or item.get("key") in existing
@@ -249,48 +266,3 @@ def load_snapshot(items: list[dict[str, Any]]) -> int:
             _save(item, item["server"], key=item["key"])
             added += 1
     return added
-
-
-TARGET_SERVER = "target"
-
-
-def target_key(host: str, version: str, scenario: str, target_id: int, launch: str) -> str:
-    digest = hashlib.sha256(launch.encode()).hexdigest()[:10]
-    return f"{host}@{version}/{scenario}/target-{target_id}-{digest}/lab-{lab.lab_version()}"
-
-
-def run_through_target(
-    target_id: int,
-    hosts: list[str] | None = None,
-    scenarios: list[str] | None = None,
-    *,
-    refresh: bool = False,
-    workers: int = 2,
-) -> LabOutcome:
-    """Each installed host through a configured target (its stdio command, or its Streamable HTTP
-    URL) in the fixture's scenarios; the target must front the fixture. Reused per host version,
-    target launch and scenario unless `refresh`; what is stored has the target's secrets masked."""
-    from .models import ProbeTarget
-
-    target = ProbeTarget.objects.get(pk=target_id)
-    spec = target.spec()
-    options: dict[str, Any] = {"server": list(spec.command), "server_env": dict(spec.env)}
-    if target.builtin:
-        options = {"server": catalogue.fixture_command(), "server_env": catalogue.fixture_environment()}
-    if spec.transport == "http":
-        options = {"server": ["unused"], "server_url": spec.url}
-    launch = json.dumps([options.get("server"), options.get("server_url", "")])
-    hosts = hosts or [key for key, adapter in ADAPTERS.items() if adapter.runnable]
-    scenarios = scenarios or [s.tool for s in catalogue.SCENARIOS]
-    pairs = [(host, scenario) for host in hosts for scenario in scenarios]
-    keys = {pair: target_key(pair[0], ADAPTERS[pair[0]].version, pair[1], target.pk, launch) for pair in pairs}
-    stored = {} if refresh else {row.key: row for row in HostObservation.objects.filter(key__in=keys.values())}
-    todo = [pair for pair in pairs if keys[pair] not in stored]
-    observed, _ = lab.run_many(todo, workers=workers, **options) if todo else ([], 0)
-    redactor = target.redactor()
-    for pair, item in zip(todo, observed, strict=True):
-        item["fixture"] = f"target-{target.pk}"
-        stored[keys[pair]] = _save(redactor.data(item), TARGET_SERVER, key=keys[pair])
-    saved = [stored[keys[pair]] for pair in pairs]
-    saved = [item if isinstance(item, dict) else observation_dict(item) for item in saved]
-    return LabOutcome(saved, len(pairs) - len(todo))

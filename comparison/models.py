@@ -195,7 +195,14 @@ class ProbeRun(models.Model):
     scenarios = models.JSONField(default=list)
     status = models.CharField(max_length=12, choices=choices.RunStatus, default=QUEUED, db_index=True)
     cancel_requested = models.BooleanField(default=False)
-    real_host = models.BooleanField(default=False, help_text="Also hand tool results to the real opencode binary.")
+    real_host = models.BooleanField(
+        default=False,
+        help_text="Also run the real hosts: each installed host through the target and directly, and the opencode "
+        "binary on every tool result.",
+    )
+    #: The real hosts' pass: {"status": queued | done | failed, "ran", "reused", "identity", "hosts":
+    #: {host: {label, version, same, differs, not compared, differing}}, "error"}; {} when not asked.
+    real_hosts = models.JSONField(default=dict, blank=True, editable=False)
     conformance = models.BooleanField(
         default=False, help_text="Also run the official conformance suite, directly and through the target."
     )
@@ -322,6 +329,9 @@ class ProbeSchedule(models.Model):
     scenarios = models.JSONField(default=list, blank=True, help_text="Scenario keys; empty for the whole suite.")
     conformance = models.BooleanField(
         default=False, help_text="Each run also runs the official conformance suite (HTTP targets)."
+    )
+    real_hosts = models.BooleanField(
+        default=False, help_text="Each run also runs every installed host through the target and directly."
     )
     enabled = models.BooleanField(default=True)
     next_run_at = models.DateTimeField(null=True, blank=True, editable=False)

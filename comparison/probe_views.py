@@ -81,6 +81,7 @@ def run_detail(request: HtmxHttpRequest, pk: int):
         run.refresh_from_db()
     context = {"run": run, **selectors.run_grid(run), "can_run": request.user.has_perm("comparison.run_probe")}
     context["through"] = lab_selectors.target_hosts(run.target_id) if not request.htmx else None
+    context["host_interop"] = lab_selectors.run_host_interop(run) if not request.htmx else None
     response = TemplateResponse(request, partial(request, "comparison/run_detail.html", "progress"), context)
     if request.htmx and not run.active:
         # The last fragment is rendered, then htmx stops polling (status 286).

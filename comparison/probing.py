@@ -25,18 +25,17 @@ from django.db import IntegrityError, InterfaceError, OperationalError, close_ol
 from django.utils import timezone
 
 from registers.pagecache import bump_data_version
-from registers.vocabulary import ProbeVerdict
 
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
-from .probes import conformance_run, real_lane
+from .probes import conformance_run
 from .probes.control import CANCELLED, RunControl
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, applicable, run_probe
 from .probes.scenarios import suite
 from .probes.tries import MAX_TRIES
+from .real_hosts_lane import real_hosts_lane
 from .retention import prune_scheduled_runs
 from .run_changes import record_changes
-from .tasks import host_target_task
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +119,7 @@ def start_run(
                 scenarios=chosen_scenarios,
                 started_by=user,
                 total=sum(len(applicable(chosen, revision, target.transport)) for revision in chosen_revisions),
-                real_host=real_host and real_lane.available(),
+                real_host=real_host,
                 conformance=conformance,
                 schedule=schedule,
                 tries=max(1, min(tries or settings.PROBE_TRIES, MAX_TRIES)),
@@ -325,7 +324,7 @@ def execute_run(run_id: int) -> None:
             note = f"{control.reason.removeprefix('not probed: ')}: the cells not probed by then failed"
             ProbeRun.objects.filter(pk=run.pk).update(error=note[:2000])
         if run.real_host and still_ours():
-            _real_host_lane(run, redactor)
+            real_hosts_lane(run, redactor)
     # Only a run still running becomes done: a cancelled or interrupted one keeps its status.
     finished = retry_transient(
         lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
@@ -373,27 +372,3 @@ def _conformance_lane(run: ProbeRun, redactor) -> None:
         rows, status = [], f"not run: {type(error).__name__}: {error}"
     results = redactor.data({"status": status[:2000], "rows": rows})
     ProbeRun.objects.filter(pk=run.pk).update(conformance_results=results)
-
-
-#: Results that carry a tool result a host would be handed.
-DELIVERED_VERDICTS = [str(v) for v in (ProbeVerdict.AS_EXPECTED, ProbeVerdict.CHANGED, ProbeVerdict.INVALID)]
-
-
-def _real_host_lane(run: ProbeRun, redactor) -> None:
-    """Add the real opencode binary's view to every tool result; queue the lab's hosts through the target."""
-    host_target_task.enqueue(run.target_id)
-    results = {
-        f"r{result.pk}": result
-        for result in run.results.filter(method="tools/call", verdict__in=DELIVERED_VERDICTS)
-        if isinstance(result.response, dict) and isinstance(result.response.get("result"), dict)
-    }
-    try:
-        views = real_lane.capture_results({name: r.response["result"] for name, r in results.items()})
-    except Exception as error:  # the real host failing is recorded, never a failed run
-        logger.warning("real host lane of run %s failed: %s", run.pk, redactor.text(str(error)))
-        ProbeRun.objects.filter(pk=run.pk).update(error=redactor.text(f"real host lane failed: {error}")[:2000])
-        return
-    for name, view in views.items():
-        result = results[name]
-        result.host_views = [*result.host_views, redactor.data(view)]
-        result.save(update_fields=["host_views"])

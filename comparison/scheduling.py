@@ -58,6 +58,7 @@ def fire(*, schedule_id: int, token: str) -> str:
             revisions=schedule.revisions,
             scenarios=schedule.scenarios,
             conformance=schedule.conformance,
+            real_host=schedule.real_hosts,
             schedule=schedule,
         )
         message = f"started run {run.pk}"

@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
-from . import charts, failures
+from . import charts, failures, lab_selectors
 from .anchors import kinds
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
@@ -40,18 +40,11 @@ def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResu
     return [result for result in candidates if kinds.meet(set(wanted), set(result.anchors))][:limit]
 
 
-def row_host_observations(anchors: Iterable[str]) -> list[dict]:
-    """What the real hosts of the lab showed their model in the scenarios that meet a row's anchors."""
-    from .lab_selectors import observations_for_anchors
-
-    return observations_for_anchors(list(anchors))
-
-
-def model_partings() -> dict:
-    """Where a hand host model parts from the real host the lab ran (current observations)."""
-    from .lab_selectors import model_partings as lab_partings
-
-    return lab_partings()
+# The registers app reads the lab through this module (an import contract): the row page's
+# observations and claim checks, and the Disagreements page's model partings.
+row_host_observations = lab_selectors.row_observations
+row_claim_checks = lab_selectors.claim_checks
+model_partings = lab_selectors.model_partings
 
 
 def latest_audit_run_id() -> int | None:
@@ -132,6 +125,7 @@ def target_page(target: ProbeTarget) -> dict:
         "scenarios": suite(target.suite),
         "scenario_groups": family_cells.scenario_groups(suite(target.suite), target.transport),
         "real_host_available": real_lane.available(),
+        "lab_hosts": lab_selectors.installed_hosts(),
         "conformance_suite": f"{conformance.SUITE} {conformance.SUITE_VERSION}",
         "default_tries": settings.PROBE_TRIES,
         "suite_run": suite_run,

@@ -36,9 +36,10 @@ def host_version_task(host: str, version: str) -> dict:
 
 
 @task
-def host_target_task(target_id: int) -> int:
+def host_target_task(target_id: int, run_id: int | None = None) -> dict:
     """Every installed host through a target, beside the same host directly (a run's "also run
-    the real hosts" queues it after its probe cells, so the run's lease is not held meanwhile)."""
-    from .lab_services import run_through_target
+    the real hosts" queues it after its probe cells, so the run's lease is not held meanwhile);
+    the per-host summary is recorded on the run."""
+    from .lab_through import real_hosts_pass
 
-    return run_through_target(target_id).ran
+    return real_hosts_pass(target_id, run_id)

@@ -115,6 +115,7 @@ def row(request, row_id: str):
     data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}
     data["host_observations"] = probe_selectors.row_host_observations(revisions.anchors)
+    data["host_claims_checked"] = probe_selectors.row_claim_checks(full)
     return api_json(data)
 
 

@@ -176,6 +176,7 @@ def row_page(slug: str, row_id: str) -> dict:
         "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
         "probe_results": probe_selectors.row_probe_results(revisions.anchors),
         "host_observations": probe_selectors.row_host_observations(revisions.anchors),
+        "claim_checks": probe_selectors.row_claim_checks(row),
         "fields": [f for f in row.fields if f["key"] != "sources"],
         "sources": row.field("sources"),
         "citations": citations,

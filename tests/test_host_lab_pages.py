@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison import lab_services
 from comparison.hostlab import catalogue, lab, predictions
-from comparison.lab_models import HostObservation
+from comparison.lab_models import TARGET_SERVER, HostObservation
 from comparison.probing import ensure_builtin_target
 
 DATA = Path(__file__).resolve().parent / "data" / "lab_observations.json"
@@ -133,6 +133,37 @@ def test_a_row_page_shows_the_host_observations_of_its_anchors(client, observed,
     assert data["host_observations"][0]["scenario"] == "image"
 
 
+def test_a_row_page_checks_its_host_claims_against_the_range_at_the_registers_pin(client, observed, loaded):
+    from comparison.hostlab import claims
+    from comparison.lab_models import HostReleases
+
+    pin = claims.pins()["opencode-v1"]
+    assert pin.version == "1.18.31", "the registers' legend pins opencode v1 at 1.18.31"
+    HostReleases.objects.create(host="opencode", package="opencode-ai", versions=["1.18.30", pin.version, "1.18.33"])
+    html = client.get("/registers/content-types/CT-02/").content.decode()
+    assert 'id="claim-checks"' in html
+    assert "contradicts" not in html, "no measurement covers 1.18.31: nothing is guessed"
+    assert client.get("/api/v1/rows/CT-02/").json()["host_claims_checked"][0]["verdict"] == "not measured"
+    image = next(dict(item, host="opencode", label="opencode") for item in observed if item["scenario"] == "image")
+    for version, chip in (("1.18.30", "kept"), ("1.18.33", "dropped")):
+        older = dict(image, version=version, fixture=catalogue.fixture_version())
+        older["key"] = lab.cache_key("opencode", version, "image", older["fixture"])
+        older["cells"] = [{"feature": "image", "chip": chip, "detail": "made up for the test"}]
+        lab_services._save(older, "fixture")
+    checked = client.get("/api/v1/rows/CT-02/").json()["host_claims_checked"]
+    assert [(c["register_host"], c["chip"], c["verdict"]) for c in checked] == [
+        ("opencode-v1", "not measured", "not measured")
+    ]
+    pinned = dict(image, version=pin.version, fixture=catalogue.fixture_version())
+    pinned["key"] = lab.cache_key("opencode", pin.version, "image", pinned["fixture"])
+    pinned["cells"] = [{"feature": "image", "chip": "dropped", "detail": "made up for the test"}]
+    lab_services._save(pinned, "fixture")
+    html = client.get("/registers/content-types/CT-02/").content.decode()
+    assert 'id="claim-checks"' in html
+    assert "contradicts" in html
+    assert "measured at 1.18.31" in html
+
+
 def test_the_disagreements_page_says_where_hand_models_part(client, observed):
     html = client.get("/disagreements/").content.decode()
     assert 'id="model-partings"' in html
@@ -210,10 +241,18 @@ def test_the_shipped_snapshot_loads_once_and_fills_the_matrix(client, db, tmp_pa
 
     shipped = Path("comparison/data/host_lab_observations.json")
     call_command("host_lab", "--load-snapshot", str(shipped))
+    from comparison.lab_models import HostReleases
+
+    items = json.loads(shipped.read_text(encoding="utf-8"))
     count = HostObservation.objects.count()
-    assert count == len(json.loads(shipped.read_text(encoding="utf-8")))
+    assert count == sum(1 for item in items if "key" in item)
+    releases = {item["releases"] for item in items if "releases" in item}
+    assert releases >= {"codex", "codemode", "opencode"}, "the ranges' gaps ship with them"
+    assert set(HostReleases.objects.values_list("host", flat=True)) == releases
     call_command("host_lab", "--load-snapshot", str(shipped))
     assert HostObservation.objects.count() == count
+    codemode = client.get("/hosts/codemode/").content.decode()
+    assert "kept since 0.3.2" in codemode, "the shipped sweep's range, bisected to its first version"
     matrix = client.get("/hosts/").content.decode()
     assert "chip-not-measured" in matrix
     assert matrix.count("chip-kept") > 10
@@ -253,7 +292,7 @@ def test_a_target_page_shows_what_each_host_saw_through_it(client, observed):
     via = dict(direct, fixture=f"target-{target.pk}", key=f"via/{target.pk}")
     via["reached"] = dict(via["reached"], parts=[p for p in via["reached"]["parts"] if p["kind"] == "text"])
     via["cells"] = []
-    lab_services._save(via, lab_services.TARGET_SERVER, key=via["key"])
+    lab_services._save(via, TARGET_SERVER, key=via["key"])
     html = client.get(f"/probes/targets/{target.pk}/").content.decode()
     assert 'id="what-each-host-saw"' in html
     assert "image: kept → absent" in html

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from comparison import lab_selectors, lab_services
+from comparison import lab_selectors, lab_services, lab_through
 from comparison.models import ProbeTarget
 from tests.lab_runs import RUNNABLE, catalogue_observations
 
@@ -33,7 +33,7 @@ def test_a_relay_that_drops_images_affects_every_host_that_keeps_them(relay_targ
     for item in catalogue_observations().values():
         if item["scenario"] in ("image", "text"):
             lab_services._save(dict(item), "fixture")
-    outcome = lab_services.run_through_target(relay_target.pk, scenarios=["image", "text"])
+    outcome = lab_through.run_through_target(relay_target.pk, scenarios=["image", "text"])
     assert outcome.ran == 2 * len(RUNNABLE)
     page = lab_selectors.target_hosts(relay_target.pk)
     verdicts = {(row["host"], row["scenario"]): row["verdict"] for row in page["rows"]}
@@ -44,7 +44,7 @@ def test_a_relay_that_drops_images_affects_every_host_that_keeps_them(relay_targ
     html = client.get(f"/probes/targets/{relay_target.pk}/").content.decode()
     assert 'id="what-each-host-saw"' in html
     assert "image: kept → absent" in html
-    again = lab_services.run_through_target(relay_target.pk, scenarios=["image", "text"])
+    again = lab_through.run_through_target(relay_target.pk, scenarios=["image", "text"])
     assert (again.ran, again.reused) == (0, 2 * len(RUNNABLE))
 
 
@@ -54,3 +54,84 @@ def test_the_command_names_the_affected_hosts(relay_target, capsys):
     printed = capsys.readouterr().out
     assert "codex image: differs: image kept → absent" in printed
     assert "affected hosts: codex (1)" in printed
+
+
+def test_a_run_that_also_runs_the_real_hosts_records_and_shows_what_each_saw(relay_target, client):
+    from comparison.probing import start_run
+
+    for item in catalogue_observations().values():
+        if item["scenario"] == "image":
+            lab_services._save(dict(item), "fixture")
+    run = start_run(target=relay_target, revisions=["2025-06-18"], scenarios=["image"], real_host=True)
+    run.refresh_from_db()
+    assert run.real_hosts["status"] == "done", run.real_hosts
+    assert (run.real_hosts["ran"], run.real_hosts["reused"]) == (len(RUNNABLE), 0)
+    assert run.real_hosts["identity"] == "mcp-compare-fixture 1.0.0", "the relay passes the fixture's serverInfo"
+    keeps_images = {host for host in RUNNABLE if ["image", "kept"] in PINNED[host]["image"]["cells"]}
+    affected = {host for host, item in run.real_hosts["hosts"].items() if item["differs"]}
+    assert affected >= keeps_images
+    html = client.get(run.get_absolute_url()).content.decode()
+    assert 'id="host-interop"' in html
+    assert "captures" in html
+    assert "instead of the opencode-v1 model" in html
+    assert f"{len(RUNNABLE)} runs now, 0 reused" in html
+    assert client.get(f"/api/v1/runs/{run.pk}/").json()["real_hosts"]["status"] == "done"
+    again = start_run(target=relay_target, revisions=["2025-06-18"], scenarios=["image"], real_host=True)
+    again.refresh_from_db()
+    assert (again.real_hosts["ran"], again.real_hosts["reused"]) == (0, len(RUNNABLE)), "unchanged cells are reused"
+
+
+def test_probe_real_hosts_on_an_ad_hoc_command_prints_each_host(capsys):
+    from django.core.management.base import CommandError
+
+    for item in catalogue_observations().values():
+        if item["scenario"] == "image":
+            lab_services._save(dict(item), "fixture")
+    relay = [
+        "env",
+        f"PYTHONPATH={PROJECT}",
+        sys.executable,
+        str(PROJECT / "tests" / "relay.py"),
+        "--lose",
+        "images",
+        "--",
+    ]
+    relay += [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    with pytest.raises(CommandError, match="broke an expectation"):
+        call_command("probe", "--command", " ".join(relay), "--revisions", "2025-06-18", "--scenarios", "image",
+                     "--real-hosts")  # fmt: skip
+    printed = capsys.readouterr().out
+    assert (
+        "real host Codex CLI 0.169.0: the same in 0 of 1 scenario(s); differs in image (image: kept → absent)"
+        in printed
+    )
+    assert f"real hosts: {len(RUNNABLE)} run(s), 0 reused" in printed
+
+
+@pytest.mark.peers
+def test_real_hosts_through_mcp_proxy_see_what_it_changes(client):
+    """mcp-proxy (PyPI) turns a JSON-RPC error into an isError result and adds isError: false to
+    every result: the hosts that show the error's code lose it, codemode's model reads the added
+    field, and an image passes unchanged to every host that reads it from the model's request."""
+    from comparison.lab_models import TARGET_SERVER, HostObservation
+    from comparison.peer_targets import add_peer_targets
+    from comparison.probing import start_run
+
+    target = next(target for target, _ in add_peer_targets() if target.name.startswith("mcp-proxy"))
+    for item in catalogue_observations().values():
+        if item["scenario"] in ("image", "rpc-error"):
+            lab_services._save(dict(item), "fixture")
+    run = start_run(target=target, revisions=["2025-06-18"], scenarios=["image", "rpc-error"], real_host=True)
+    run.refresh_from_db()
+    assert run.real_hosts["status"] == "done", run.real_hosts
+    hosts = run.real_hosts["hosts"]
+    assert set(hosts) == set(RUNNABLE)
+    assert all(item["same"] + item["differs"] == 2 for item in hosts.values()), hosts
+    differing = {(host, d["scenario"]) for host, item in hosts.items() for d in item["differing"]}
+    model_readers = set(RUNNABLE) - {"codemode"}
+    assert not {(host, "image") for host in model_readers} & differing
+    assert ("codemode", "image") in differing
+    assert {("codex", "rpc-error"), ("opencode", "rpc-error"), ("qwen-code", "rpc-error")} <= differing
+    via = HostObservation.objects.filter(server=TARGET_SERVER, host="codemode", scenario="image").get()
+    page = client.get(via.get_absolute_url()).content.decode()
+    assert "&quot;isError&quot;: false" in page, "the proxy's addition as codemode's model got it"

@@ -310,3 +310,97 @@ def test_ranges_say_since_until_and_the_gaps():
     # A release that cannot be installed is passed over; when none is left the change is as narrow as it gets.
     assert next_to_bisect({"0.3.1": "kept", "0.3.7": "dropped"}, PUBLISHED, frozenset({"0.3.3"})) == ["0.3.4"]
     assert next_to_bisect({"0.3.1": "kept", "0.3.3": "dropped"}, PUBLISHED, frozenset({"0.3.2"})) == []
+
+
+def test_a_claim_is_checked_only_on_the_feature_a_row_is_about():
+    from comparison.hostlab import claims
+
+    assert claims.features_for({"type:ImageContent"}) == ["image"]
+    assert claims.features_for({"type:TextContent"}) == ["text"], "an is-error scenario has text but is about isError"
+    assert claims.features_for({"type:EmbeddedResource"}) == ["resource-text", "resource-blob"]
+    assert claims.features_for({"type:ContentBlock"}) == [], "a union row is not one feature"
+
+
+def test_a_claim_reads_the_pinned_version_measured_or_inside_a_range_and_never_guesses():
+    from comparison.hostlab import claims
+
+    published = ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0"]
+    chips = {"1.0.0": "kept", "1.2.0": "kept", "1.4.0": "dropped"}
+    assert claims.chip_at(chips, "1.2.0", published) == ("kept", "measured at 1.2.0")
+    chip, how = claims.chip_at(chips, "1.1.0", published)
+    assert chip == "kept"
+    assert "1.0.0 and 1.2.0" in how
+    assert claims.chip_at(chips, "1.3.0", published)[0] == "not measured", "a change lies somewhere between"
+    assert claims.chip_at(chips, "2.0.0", published)[0] == "not measured"
+    assert claims.verdict("has", "kept") == claims.AGREES
+    assert claims.verdict("has", "dropped") == claims.CONTRADICTS
+    assert claims.verdict("lacks", "changed") == claims.CONTRADICTS, "something reached the model"
+    assert claims.verdict("lacks", "not supported") == claims.AGREES
+    assert claims.verdict("partial", "kept") == claims.UNDECIDED
+    assert claims.verdict("has", "not measured") == "not measured"
+
+
+def test_check_row_uses_the_registers_pin_and_skips_hosts_the_lab_cannot_run():
+    from comparison.hostlab import claims
+
+    pin = claims.pins()["opencode-v1"]
+    chips = {"opencode": {"audio": {pin.version: "kept"}}}
+    found = claims.check_row(
+        {"type:AudioContent"},
+        {"opencode-v1": ("lacks", "where"), "lootbox": ("has", "label"), "opencode-v2": ("has", "label")},
+        chips,
+        {"opencode": [pin.version]},
+        {("opencode", pin.version, "audio"): 7},
+    )
+    assert [(c.register_host, c.version, c.verdict, c.observation_id) for c in found] == [
+        ("opencode-v1", pin.version, claims.CONTRADICTS, 7)
+    ]
+
+
+def test_per_host_sums_and_host_interop_prefers_captures_and_labels_models():
+    from comparison.hostlab import through
+
+    rows = [
+        {"host": "opencode", "label": "opencode", "version": "1.18.33", "scenario": "image", "verdict": "differs",
+         "changed": [{"feature": "image", "direct": "kept", "via": "absent"}]},
+        {"host": "opencode", "label": "opencode", "version": "1.18.33", "scenario": "text", "verdict": "same",
+         "changed": []},
+        {"host": "codex", "label": "Codex CLI", "version": "0.169.0", "scenario": "text", "verdict": "not compared",
+         "changed": []},
+    ]  # fmt: skip
+    hosts = through.per_host(rows)
+    assert (hosts["opencode"]["same"], hosts["opencode"]["differs"]) == (1, 1)
+    assert hosts["codex"]["not compared"] == 1
+    assert "image (image: kept → absent)" in through.words(hosts["opencode"])
+    modelled = {
+        "opencode-v1": {"same": 5, "scored": 5, "percent": 100.0},
+        "lootbox": {"same": 1, "scored": 2, "percent": 50.0},
+        "mcpx": {"same": 0, "scored": 0, "percent": None},
+    }
+    lines = through.host_interop(hosts, modelled, {"lootbox": "lootbox", "opencode-v1": "opencode v1"})
+    by_host = {line["host"]: line for line in lines}
+    assert by_host["opencode"]["source"] == "captures"
+    assert by_host["opencode"]["percent"] == 50.0, "the captures, not the model's 100 %"
+    assert "opencode v1" not in by_host, "a model the captures replace is not shown twice"
+    assert by_host["lootbox"]["source"] == "model"
+    assert by_host["Codex CLI"]["percent"] is None, "nothing compared is not a score"
+    assert "mcpx" not in by_host, "a model with nothing scored is left out"
+
+
+def test_an_http_targets_headers_reach_each_hosts_configuration_and_never_its_command_line(tmp_path):
+    from comparison.hostlab.adapters import ADAPTERS
+    from comparison.hostlab.adapters.base import Context
+
+    secret = "Bearer lab-header-s3cret"
+    context = Context(
+        home=tmp_path, model_url="http://127.0.0.1:9/v1", server=["unused"], server_env={}, prompt="p", tool="text",
+        server_url="http://127.0.0.1:9/mcp", server_headers={"Authorization": secret},
+    )  # fmt: skip
+    for key, adapter in ADAPTERS.items():
+        if not adapter.runnable:
+            continue
+        launch = adapter.launch(context, tmp_path / "bin")
+        assert secret not in " ".join(launch.argv), key
+        configured = " ".join(launch.files.values()) + json.dumps(launch.env)
+        assert "Authorization" in configured, f"{key} does not send the target's header"
+        assert "lab-header-s3cret" in configured, key

@@ -112,12 +112,12 @@ def test_header_values_are_never_shown(db, admin_client):
 def test_real_host_lane_adds_the_opencode_capture(target, prober, monkeypatch):
     from types import SimpleNamespace
 
-    from comparison import probing
+    from comparison import real_hosts_lane
 
     # The lab's hosts through the target are a task of their own (tests/test_host_lab_through.py
     # runs it for real); here only that the run queues it.
     queued = []
-    monkeypatch.setattr(probing, "host_target_task", SimpleNamespace(enqueue=lambda *args: queued.append(args)))
+    monkeypatch.setattr(real_hosts_lane, "host_target_task", SimpleNamespace(enqueue=lambda *args: queued.append(args)))
     run = start_run(
         target=target, revisions=["2025-06-18"], scenarios=["text", "image", "rpc-error"], user=prober, real_host=True
     )
@@ -130,7 +130,9 @@ def test_real_host_lane_adds_the_opencode_capture(target, prober, monkeypatch):
     assert image["attachments"] == [{"mime": "image/png", "bytes": 70}]
     rpc = ProbeResult.objects.get(run=run, scenario="rpc-error")
     assert all(view["key"] != "opencode-v1-real" for view in rpc.host_views), "a JSON-RPC error has no tool result"
-    assert queued == [(target.pk,)]
+    assert queued == [(target.pk, run.pk)]
+    run.refresh_from_db()
+    assert run.real_hosts == {"status": "queued"}
 
 
 def test_a_prober_who_is_not_staff_logs_in_on_the_login_page(target, prober):

@@ -114,6 +114,19 @@ def test_a_schedule_asking_for_the_conformance_suite_starts_runs_that_ask_for_it
     assert ProbeRun.objects.get(schedule=schedule).conformance is True
 
 
+def test_a_schedule_asking_for_the_real_hosts_starts_runs_that_ask_for_them(db, deferring, admin_client):
+    target = ensure_builtin_target()
+    schedule = ProbeSchedule.objects.create(target=target, every_seconds=3600, scenarios=["text"], real_hosts=True)
+    arm(schedule=schedule)
+    assert fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token).startswith("started")
+    assert ProbeRun.objects.get(schedule=schedule).real_host is True
+    assert (
+        'name="real_hosts"'
+        in admin_client.get(f"/admin/comparison/probeschedule/{schedule.pk}/change/").content.decode()
+    )
+    assert "with the real hosts" in admin_client.get(target.get_absolute_url()).content.decode()
+
+
 def test_a_busy_target_skips_the_slot_and_a_disabled_schedule_does_nothing(db, deferring):
     target = ensure_builtin_target()
     schedule = ProbeSchedule.objects.create(target=target, every_seconds=60)

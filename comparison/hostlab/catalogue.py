@@ -3,11 +3,13 @@ fixture (comparison/probes/fixture_content.py), one run each, and the feature ea
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 PROBES = Path(__file__).resolve().parent.parent / "probes"
 #: The fixture's own files: a change to any of them is a new fixture version.
@@ -73,3 +75,20 @@ def meeting(anchors: list[str] | tuple[str, ...]) -> list[LabScenario]:
 
     wanted = set(anchors)
     return [scenario for scenario in SCENARIOS if wanted and meet(wanted, set(scenario.anchors))]
+
+
+def fixture_reply(tool: str) -> dict[str, Any] | None:
+    """The JSON-RPC reply the fixture sends for a tool (its result, or the error it raises): the
+    same at every revision."""
+    from ..probes.fixture_content import TOOLS, ToolError
+
+    if tool not in TOOLS:
+        return None
+    _, answer, _ = TOOLS[tool]
+    if isinstance(answer, ToolError):
+        return {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": answer.code, "message": answer.message, "data": answer.data},
+        }
+    return {"jsonrpc": "2.0", "id": 1, "result": copy.deepcopy(answer)}

@@ -25,8 +25,9 @@ from .told import told
 
 HERE = Path(__file__).resolve().parent
 #: Modules of the package that neither make runs nor read them: a change to them keeps the cache.
-NOT_IN_VERSION = {"matrix.py", "predictions.py", "install.py", "opencode_serve.py", "chat_fake_model.py",
-                  "codemode_node.py", "compare.py", "protocol_server.py", "stdio_result_server.py"}  # fmt: skip
+NOT_IN_VERSION = {"matrix.py", "predictions.py", "claims.py", "through.py", "install.py", "opencode_serve.py",
+                  "chat_fake_model.py", "codemode_node.py", "compare.py", "protocol_server.py",
+                  "stdio_result_server.py"}  # fmt: skip
 #: What changes from run to run and says nothing about the host: timings, the run's own folder.
 VOLATILE = (
     (re.compile(r"Wall time: [0-9.]+ seconds"), "Wall time: N seconds"),
@@ -71,10 +72,16 @@ def binary_path(adapter: Adapter, modules: Path | None = None) -> Path | None:
     return path if path.exists() else None
 
 
-def observe(record: RunRecord, adapter: Adapter, scenario: str, fixture: str) -> dict[str, Any]:
-    """A run read into what the pages show, with everything needed to check it (provenance)."""
+def observe(
+    record: RunRecord, adapter: Adapter, scenario: str, fixture: str, reference: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A run read into what the pages show, with everything needed to check it (provenance).
+    `reference`: the reply to judge against when the run has no recorded upstream (a target
+    reached by URL, which fronts the fixture: the fixture's own reply)."""
     seen = reached(record.capture, record.called_as)
     reply = call_reply(record.upstream_lines, scenario)
+    if reply is None and reference is not None and seen["reached"]:
+        reply = reference
     return {
         "host": adapter.key,
         "label": adapter.label,
@@ -114,6 +121,7 @@ def run_one(
     trace_connects: bool = False,
     install_dir: Path | None = None,
     server_url: str = "",
+    server_headers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """One host, one tool: the fixture's, unless `server` names another stdio MCP server. With
     `install_dir` (a swept version's folder), the host installed there; `adapter.version` says which."""
@@ -131,8 +139,11 @@ def run_one(
         trace_connects=trace_connects,
         install_dir=install_dir,
         server_url=server_url,
+        server_headers=server_headers,
     )
-    return observe(record, adapter, scenario, fixture)
+    # Through a URL nothing records the upstream: the fixture the target fronts is the reference.
+    reference = catalogue.fixture_reply(scenario) if server_url else None
+    return observe(record, adapter, scenario, fixture, reference)
 
 
 def not_measured(adapter: Adapter, scenario: str, fixture: str, why: str) -> dict[str, Any]:

@@ -4,13 +4,12 @@ its host part is one comparison of chips."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
 from ..hosts import cloudflare, opencode_v1
 from ..hosts.view import HostView
-from ..probes.fixture_content import TOOLS, ToolError
+from .catalogue import fixture_reply
 from .features import judge
 
 #: lab host -> (the model's name on the pages, the model's view of a CallToolResult)
@@ -18,20 +17,6 @@ MODELS: dict[str, tuple[str, Callable[[Any], HostView]]] = {
     "opencode": ("opencode v1 model (comparison/hosts/opencode_v1.py)", opencode_v1.direct),
     "codemode": ("Cloudflare model (comparison/hosts/cloudflare.py)", cloudflare.script),
 }
-
-
-def fixture_reply(tool: str) -> dict[str, Any] | None:
-    """The JSON-RPC reply the fixture sends for a tool (its result, or the error it raises)."""
-    if tool not in TOOLS:
-        return None
-    _, answer, _ = TOOLS[tool]
-    if isinstance(answer, ToolError):
-        return {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "error": {"code": answer.code, "message": answer.message, "data": answer.data},
-        }
-    return {"jsonrpc": "2.0", "id": 1, "result": copy.deepcopy(answer)}
 
 
 def view_reached(view: HostView) -> dict[str, Any]:

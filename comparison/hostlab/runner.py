@@ -139,6 +139,7 @@ def run(
     timeout: float = RUN_TIMEOUT,
     trace_connects: bool = False,
     server_url: str = "",
+    server_headers: dict[str, str] | None = None,
     install_dir: Path | None = None,
 ) -> RunRecord:
     """One run of `adapter`'s host. With `trace_connects`, the host runs under strace and the
@@ -157,7 +158,16 @@ def run(
         env_file.write_text(json.dumps(server_env or {}), encoding="utf-8")
         with FakeModel(script) as model, EgressTrap() as trap:
             context = Context(
-                home, model.url, wrapped, {}, prompt, tool, dict(arguments or {}), server_url, install_dir
+                home,
+                model.url,
+                wrapped,
+                {},
+                prompt,
+                tool,
+                dict(arguments or {}),
+                server_url,
+                install_dir,
+                dict(server_headers or {}),
             )
             launch = adapter.launch(context, executable)
             for path, text in launch.files.items():

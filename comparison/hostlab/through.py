@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 SAME, DIFFERS, NOT_COMPARED = "same", "differs", "not compared"
+NOT_MEASURED_CHIP = "not measured"
 
 
 def _chips(item: dict[str, Any]) -> dict[str, str]:
@@ -18,6 +19,11 @@ def compare(direct: dict[str, Any] | None, via: dict[str, Any] | None) -> dict[s
     if not direct or not via or direct.get("not_measured") or via.get("not_measured"):
         return {"verdict": NOT_COMPARED, "changed": [], "parts_differ": False}
     before, after = _chips(direct), _chips(via)
+    if after.get("call") == NOT_MEASURED_CHIP and "call" not in before:
+        # Nothing came back through the target: that is the change, not every feature gone.
+        why = next(c["detail"] for c in via.get("cells") or [] if c["feature"] == "call")
+        return {"verdict": DIFFERS, "changed": [{"feature": "call", "direct": "reached the model", "via": why}],
+                "parts_differ": True}  # fmt: skip
     changed = [
         {"feature": feature, "direct": before.get(feature, "absent"), "via": after.get(feature, "absent")}
         for feature in sorted(set(before) | set(after))
@@ -38,3 +44,54 @@ def affected_hosts(pairs: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
         if comparison["verdict"] == DIFFERS:
             found[host] = found.get(host, 0) + 1
     return found
+
+
+def per_host(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rows are {host, label, version, scenario, verdict, changed}: per host, how many scenarios it
+    saw the same through the target, how many differ (and which), how many could not be compared."""
+    found: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        item = found.setdefault(row["host"], {"label": row["label"], "version": row["version"], SAME: 0,
+                                              DIFFERS: 0, NOT_COMPARED: 0, "differing": []})  # fmt: skip
+        item[row["verdict"]] += 1
+        if row["verdict"] == DIFFERS:
+            item["differing"].append({"scenario": row["scenario"], "changed": row["changed"]})
+    return found
+
+
+def words(host: dict[str, Any]) -> str:
+    scored = host[SAME] + host[DIFFERS]
+    line = f"{host['label']} {host['version']}: the same in {host[SAME]} of {scored} scenario(s)"
+    if host[NOT_COMPARED]:
+        line += f", {host[NOT_COMPARED]} not compared"
+    if host["differing"]:
+        shown = "; ".join(f"{d['scenario']} ({_changes(d['changed'])})" for d in host["differing"])
+        line += f"; differs in {shown}"
+    return line
+
+
+def _changes(changed: list[dict[str, str]]) -> str:
+    return ", ".join(f"{c['feature']}: {c['direct']} → {c['via']}" for c in changed) or "what reached the model"
+
+
+#: The hand model each lab host is the real counterpart of (registers.vocabulary host keys).
+MODEL_HOST = {"opencode": "opencode-v1", "codemode": "cloudflare"}
+
+
+def host_interop(captured: dict[str, dict[str, Any]], modelled: dict[str, dict[str, Any]], names: dict[str, str]):
+    """One line per host: from the real host's captures where the lab ran it through the target,
+    else from the hand model's run score, labelled as such. `captured`: per_host(); `modelled`:
+    {model host: {"same", "scored", "percent"}}; `names`: model host -> label."""
+    lines = []
+    for host, item in captured.items():
+        scored = item[SAME] + item[DIFFERS]
+        lines.append({"host": item["label"], "version": item["version"], "source": "captures", "same": item[SAME],
+                      "scored": scored, "percent": round(100 * item[SAME] / scored, 1) if scored else None,
+                      "replaces": MODEL_HOST.get(host, ""), "differing": item["differing"]})  # fmt: skip
+    replaced = {line["replaces"] for line in lines}
+    for host, score in modelled.items():
+        if host not in replaced and score.get("scored"):
+            shares = {name: score[name] for name in ("same", "scored", "percent")}
+            lines.append({"host": names.get(host, host), "version": "", "source": "model", "replaces": "",
+                          "differing": [], **shares})  # fmt: skip
+    return lines

@@ -73,9 +73,10 @@ def install(adapter: Adapter, version: str) -> tuple[Path, float]:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (target / STAMP).exists():
             _npm_install(adapter, version, target)
-            for name in DRIVER_FILES.get(adapter.package, ()):
-                shutil.copy2(NODE_DIR / name, target / name)
             (target / STAMP).write_text(version, encoding="utf-8")
+        # Copied on every use: a cached version runs the driver of this checkout, never an older one.
+        for name in DRIVER_FILES.get(adapter.package, ()):
+            shutil.copy2(NODE_DIR / name, target / name)
         os.utime(target / STAMP)
     evict(keep=target)
     return target, round(time.monotonic() - started, 2)

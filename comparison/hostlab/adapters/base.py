@@ -27,6 +27,8 @@ class Context:
     server_url: str = ""
     #: The folder the host is installed in (node_modules inside): the pinned install, or a version's.
     install_dir: Path | None = None
+    #: HTTP headers for `server_url` (an admin-configured target's); written only into the run's home.
+    server_headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def project(self) -> Path:

@@ -17,7 +17,7 @@ def launch(context: Context, executable: Path) -> Launch:
     mcp_config = context.home / "mcp.json"
     server = {"command": context.server[0], "args": context.server[1:], "env": context.server_env}
     if context.server_url:
-        server = {"type": "http", "url": context.server_url}
+        server = {"type": "http", "url": context.server_url, "headers": context.server_headers}
     return Launch(
         argv=[
             str(executable),

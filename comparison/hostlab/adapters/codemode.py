@@ -32,7 +32,8 @@ def launch(context: Context, executable: Path) -> Launch:
             "--",
             *_server(context),
         ],
-        env={},
+        # Headers go through the environment: the command line is stored with the observation.
+        env={"CODEMODE_LAB_HEADERS": json.dumps(context.server_headers)} if context.server_headers else {},
         cwd=context.project,
     )
 

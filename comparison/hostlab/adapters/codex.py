@@ -15,7 +15,8 @@ def _toml(value) -> str:
 
 def _server(context: Context, env_table: str) -> str:
     if context.server_url:
-        return f"url = {_toml(context.server_url)}"
+        headers = ", ".join(f"{_toml(name)} = {_toml(value)}" for name, value in sorted(context.server_headers.items()))
+        return f"url = {_toml(context.server_url)}\nhttp_headers = {{ {headers} }}"
     return f"command = {_toml(context.server[0])}\nargs = {_toml(context.server[1:])}\nenv = {{ {env_table} }}"
 
 

@@ -14,7 +14,7 @@ MODEL = "gemini-2.5-flash"
 def settings(context: Context, auth_type: str) -> str:
     server = {"command": context.server[0], "args": context.server[1:], "env": context.server_env, "trust": True}
     if context.server_url:
-        server = {"httpUrl": context.server_url, "trust": True}
+        server = {"httpUrl": context.server_url, "headers": context.server_headers, "trust": True}
     return json.dumps(
         {
             "security": {"auth": {"selectedType": auth_type}, "folderTrust": {"enabled": False}},

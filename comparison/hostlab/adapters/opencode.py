@@ -19,7 +19,7 @@ QUIET_ENV = {
 
 def _server(context: Context) -> dict:
     if context.server_url:
-        return {"type": "remote", "enabled": True, "url": context.server_url}
+        return {"type": "remote", "enabled": True, "url": context.server_url, "headers": context.server_headers}
     return {"type": "local", "enabled": True, "command": context.server}
 
 

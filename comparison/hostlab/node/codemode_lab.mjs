@@ -28,7 +28,9 @@ const anything = z.object({}).passthrough();
 const upstreamClient = new Client({ name: "codemode-lab", version: "1.0.0" });
 await upstreamClient.connect(
   command === "--url"
-    ? new StreamableHTTPClientTransport(new URL(args[0]))
+    ? new StreamableHTTPClientTransport(new URL(args[0]), {
+        requestInit: { headers: JSON.parse(process.env.CODEMODE_LAB_HEADERS || "{}") },
+      })
     : new StdioClientTransport({ command, args, stderr: "ignore" }),
 );
 

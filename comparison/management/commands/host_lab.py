@@ -9,8 +9,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import lab_selectors, lab_services, lab_sweeps
-from comparison.hostlab import catalogue, version_cache, versions
+from comparison import lab_selectors, lab_services, lab_sweeps, lab_through
+from comparison.hostlab import catalogue, through, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.own_secrets import own_secrets
 from comparison.probes.secrets import Redactor
@@ -43,6 +43,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--target", metavar="NAME", help="Run the hosts through this configured target (it fronts the fixture)."
         )
+        parser.add_argument(
+            "--claims",
+            action="store_true",
+            help="Check every loaded register's host claims against the ranges at the version each register pins.",
+        )
         parser.add_argument("--export-snapshot", metavar="FILE", help="Write the stored observations to FILE.")
         parser.add_argument("--load-snapshot", metavar="FILE", help="Store the observations of FILE not stored yet.")
         parser.add_argument(
@@ -55,6 +60,8 @@ class Command(BaseCommand):
         if options["export_snapshot"] or options["load_snapshot"]:
             return self._snapshot(options["export_snapshot"], options["load_snapshot"])
         workers = max(1, min(options["workers"], 8))
+        if options["claims"]:
+            return self._claims(options["json"])
         if options["versions"]:
             return self._sweep(options)
         if options["target"]:
@@ -85,7 +92,11 @@ class Command(BaseCommand):
             raise CommandError("--versions sweeps one host: give exactly one --host")
         try:
             outcome = lab_sweeps.sweep(
-                hosts[0], options["versions"], bisect=options["bisect"], enqueue=options["enqueue"]
+                hosts[0],
+                options["versions"],
+                bisect=options["bisect"],
+                enqueue=options["enqueue"],
+                workers=max(1, min(options["workers"], 8)),
             )
         except (versions.SpecError, version_cache.InstallError) as error:
             raise CommandError(f"--versions {options['versions']}: {error}") from None
@@ -102,23 +113,44 @@ class Command(BaseCommand):
             self.stdout.write(f"{feature}: {line}")
         self.stdout.write(f"{outcome.ran} run, {outcome.reused} reused")
 
+    def _claims(self, as_json: bool) -> None:
+        from registers.models import Row
+
+        rows = Row.objects.select_related("register").prefetch_related("labels", "host_notes").order_by("pk")
+        checks = lab_selectors.every_claim_check(rows)
+        if as_json:
+            self.stdout.write(json.dumps(checks, indent=2))
+            return
+        for c in checks:
+            self.stdout.write(
+                f"{c['register']} {c['row']}: {c['register_host']} {c['version']} {c['claim']} ({c['claim_source']}); "
+                f"lab {c['feature']}: {c['chip']} ({c['how']}): {c['verdict']}"
+            )
+        contradicted = sum(1 for c in checks if c["verdict"] == "contradicts")
+        self.stdout.write(f"{len(checks)} claim(s) checked, {contradicted} contradicted")
+
     def _target(self, options, workers) -> None:
         from comparison.models import ProbeTarget
 
         target = ProbeTarget.objects.filter(name=options["target"]).first()
         if target is None:
             raise CommandError(f"no target named {options['target']!r}")
-        outcome = lab_services.run_through_target(
-            target.pk, options["host"], options["scenario"], refresh=options["refresh"], workers=workers
-        )
-        page = lab_selectors.target_hosts(target.pk)
+        try:
+            outcome = lab_through.run_through_target(
+                target.pk, options["host"], options["scenario"], refresh=options["refresh"], workers=workers
+            )
+        except lab_through.TargetUnanswered as error:
+            raise CommandError(target.redactor().text(str(error))) from None
+        # Each host directly too, where no capture of it is stored: a pass is always a comparison.
+        rows = lab_through.compare_with_direct(outcome.observations)
         if options["json"]:
-            self.stdout.write(json.dumps(page, indent=2, default=str))
+            self.stdout.write(json.dumps(rows, indent=2, default=str))
             return
-        for row in page["rows"]:
+        for row in rows:
             changed = ", ".join(f"{c['feature']} {c['direct']} → {c['via']}" for c in row["changed"])
             self.stdout.write(f"{row['host']} {row['scenario']}: {row['verdict']}{': ' + changed if changed else ''}")
-        affected = ", ".join(f"{host} ({count})" for host, count in page["affected"].items()) or "none"
+        found = through.affected_hosts([(row["host"], row) for row in rows])
+        affected = ", ".join(f"{host} ({count})" for host, count in found.items()) or "none"
         self.stdout.write(f"affected hosts: {affected}; {outcome.ran} run, {outcome.reused} reused")
 
     def _snapshot(self, export: str | None, load: str | None) -> None:

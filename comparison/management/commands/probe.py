@@ -11,7 +11,8 @@ from collections import Counter
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import failures, pipeline
+from comparison import failures, lab_through, pipeline
+from comparison.hostlab import through
 from comparison.models import ProbeTarget
 from comparison.probes import conformance, conformance_run
 from comparison.probes.compare import describe
@@ -84,6 +85,14 @@ class Command(BaseCommand):
             "targets); each suite scenario is one more result, `conformance.<scenario>`.",
         )
         parser.add_argument(
+            "--real-hosts",
+            action="store_true",
+            help="Also run every installed real host (the host lab's) through the target and directly, in the "
+            "lab scenarios among --scenarios (all 17 when none is one), and print per host whether what reached "
+            "its model differs; exits 1 when one does. The target must front the fixture. A configured target's "
+            "cells are stored and reused.",
+        )
+        parser.add_argument(
             "--baseline",
             metavar="FILE",
             help="Expected results (an earlier --json output, or lines `scenario@revision: verdict`): exit 1 only "
@@ -145,6 +154,7 @@ class Command(BaseCommand):
             message = f"the probe could not complete: {type(error).__name__}: {error}"
             raise CommandError(redactor.text(message)) from None
         results = [redactor.data(o.as_dict()) for o in outcomes]
+        real_hosts = self._real_hosts(spec, options, redactor) if options["real_hosts"] else None
         if options["conformance"]:
             results += redactor.data(conformance.as_results(suite_pass.get("rows", []), suite_pass.get("status", "")))
         counts = Counter(result["verdict"] for result in results)
@@ -154,6 +164,8 @@ class Command(BaseCommand):
             self.stdout.write(pipeline.LEGEND)
         if options["json"]:
             report = {"target": spec.name, "counts": counts, "results": results}
+            if real_hosts is not None:
+                report["real_hosts"] = real_hosts
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
         else:
             self._print_lines(outcomes, counts, redactor)
@@ -167,6 +179,8 @@ class Command(BaseCommand):
                 for line in pipeline.aligned(lost):
                     self.stdout.write(redactor.text(line))
                 self.stdout.write(redactor.text(conformance.summary(rows, status).sentence()))
+            if real_hosts is not None:
+                self._print_real_hosts(real_hosts, redactor)
         if options["junit"]:
             junit = pipeline.junit_xml(
                 spec.name, results, strict=options["strict"], seconds=time.monotonic() - started, baseline=baseline
@@ -180,8 +194,37 @@ class Command(BaseCommand):
         # Changed, lost or refused by the proxy, failed to probe or not testable: each breaks an expectation.
         failing = sum(counts.get(v, 0) for v in (*pipeline.FAILING, FAILED, ProbeVerdict.NOT_TESTABLE))
         failing += counts.get(INVALID, 0) if options["strict"] else 0
+        # A real host that saw something else through the target is a change the proxy made.
+        failing += sum(host["differs"] for host in (real_hosts or {}).get("hosts", {}).values())
         if failing:
             raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
+
+    target: ProbeTarget | None = None
+
+    def _real_hosts(self, spec: TargetSpec, options, redactor: Redactor) -> dict:
+        """A configured target's pass is stored (and reused next time); an ad-hoc one is not."""
+        if self.target is not None:
+            return lab_through.real_hosts_pass(self.target.pk, scenarios=options["scenarios"])
+        try:
+            found, todo, identity = lab_through.through_spec(
+                spec,
+                target_id="cli",
+                redactor=redactor,
+                builtin=options["builtin"],
+                scenarios=lab_through.lab_scenarios_of(options["scenarios"]),
+            )
+            rows = lab_through.compare_with_direct([item for _, item in found.values()])
+        except Exception as error:  # a host or target failing is reported, never a traceback
+            return {"status": "failed", "error": redactor.text(f"{type(error).__name__}: {error}")[:2000]}
+        return {"status": "done", "ran": len(todo), "reused": 0, "identity": identity, "hosts": through.per_host(rows)}
+
+    def _print_real_hosts(self, summary: dict, redactor: Redactor) -> None:
+        if summary["status"] != "done":
+            self.stdout.write(redactor.text(f"real hosts: not run: {summary.get('error', '')}"))
+            return
+        for host in summary["hosts"].values():
+            self.stdout.write(redactor.text(f"real host {through.words(host)}"))
+        self.stdout.write(f"real hosts: {summary['ran']} run(s), {summary['reused']} reused")
 
     def _print_lines(self, outcomes, counts, redactor) -> None:
         rows = []
@@ -227,6 +270,7 @@ class Command(BaseCommand):
                 target = ProbeTarget.objects.get(name=options["target"])
             except ProbeTarget.DoesNotExist:
                 raise CommandError(f"no configured target named {options['target']!r}") from None
+            self.target = target
             return target.spec(), target.upstream_spec()
         elif options["url"]:
             _refuse_userinfo("--url", options["url"])

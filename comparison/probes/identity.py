@@ -1,0 +1,38 @@
+"""What a target says it is: the serverInfo name and version it answers an initialize with, read in
+one short session. Never raises: a target that cannot say is "" (its real-host cells are then keyed
+by its launch alone). Pure, no Django."""
+
+from __future__ import annotations
+
+from registers.vocabulary import Revision
+
+from .exchange import Limits
+from .runner import TargetSpec, open_transport
+from .wire import WireClient
+
+#: A revision every target of the corpus answers (the identity does not depend on it).
+OPENING_REVISION = Revision.V2025_06_18
+QUICK = Limits(connect_timeout=5.0, total_timeout=10.0, max_bytes=256 * 1024, max_events=20)
+
+
+def server_identity(spec: TargetSpec, limits: Limits = QUICK) -> str:
+    try:
+        client = WireClient(open_transport(spec, limits))
+    except Exception:  # a target that cannot be started says nothing about itself
+        return ""
+    try:
+        info = client.open(OPENING_REVISION).server_info
+    except Exception:  # whatever a target does ends as "it did not say"
+        return ""
+    finally:
+        _close(client)
+    name, version = info.get("name"), info.get("version")
+    parts = [str(part)[:80] for part in (name, version) if isinstance(part, str | int | float) and str(part)]
+    return " ".join(parts)
+
+
+def _close(client: WireClient) -> None:
+    try:
+        client.close()
+    except Exception:  # closing a broken transport is not worth a failure
+        return
