@@ -130,7 +130,8 @@ def compare_runs(request: HtmxHttpRequest):
 
 
 def _compare_many(request: HtmxHttpRequest):
-    run_ids = ids_or_404(request.GET.getlist("run"), "run")
+    # `?run=` with nothing chosen yet is the picker, not a bad number.
+    run_ids = ids_or_404([value for value in request.GET.getlist("run") if value], "run")
     context = compare_selectors.many_compare_page(run_ids, request.GET.get("only", ""))
     fmt = request.GET.get("format", "")
     if fmt in exports.COMPARISON_FORMATS and context["comparison"].columns:

@@ -15,7 +15,8 @@ fi
 .venv/bin/python manage.py migrate --noinput -v0
 MCP_COMPARE_STATIC_MANIFEST=1 .venv/bin/python manage.py collectstatic --noinput -v0
 .venv/bin/python manage.py load_registers
-.venv/bin/python manage.py ensure_admin
+admin_note="$(.venv/bin/python manage.py ensure_admin)"
+echo "$admin_note"
 .venv/bin/python manage.py ensure_builtin_target
 # The host lab's observations measured when the hosts were pinned (comparison/data), so the Hosts
 # page has data at once; `manage.py host_lab` measures again here once the hosts are installed.
@@ -54,4 +55,9 @@ stop_all() {
 }
 trap stop_all EXIT INT TERM
 echo "dashboard: http://${HOST:-127.0.0.1}:${PORT:-8000}/  (probes: /probes/, health: /healthz, ${#SUPERVISORS[@]} probe workers, log .worker.log; Ctrl-C or kill $$ stops everything)"
+# The password again, last, where it is not lost among the install's output.
+case "$admin_note" in
+  "created superuser"*) echo "log in: ${admin_note#created superuser } (another: .venv/bin/python manage.py changepassword admin)" ;;
+  *) echo "log in: as the superuser made on the first start (forgot the password? .venv/bin/python manage.py changepassword admin)" ;;
+esac
 wait "$SERVER_PID"

@@ -33,9 +33,13 @@ trap 'rm -rf "$basetemp"' EXIT
 processes="${MCP_COMPARE_TEST_PROCESSES:-2}"
 if [ -n "$fast" ]; then
   started=$(date +%s)
+  status=0
   HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-fast}" .venv/bin/python -m pytest \
-    -m "not browser and not realhost and not peers" -n "$processes" --dist worksteal --basetemp "$basetemp" "$@"
-  echo "fast lane: $(( $(date +%s) - started )) s of tests"
+    -m "not browser and not realhost and not peers" -n "$processes" --dist worksteal --basetemp "$basetemp" "$@" \
+    || status=$?
+  # Printed whether the lane passed or not: how long it took is worth knowing either way.
+  echo "fast lane: $(( $(date +%s) - started )) s of tests (exit $status)"
+  exit "$status"
 else
   .venv/bin/python -m pytest -n "$processes" --dist worksteal --basetemp "$basetemp" "$@"
 fi

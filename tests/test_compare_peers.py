@@ -132,6 +132,7 @@ def check_the_comparison_exports_say_what_the_page_says(three_runs, client):
     assert report["Content-Disposition"].endswith('.html"')
     assert report.content.count(b"<svg") == 3
     assert b"<script" not in report.content
+    assert b'<meta name="viewport"' in report.content
 
 
 def check_the_comparison_keeps_its_queries_constant(three_runs, client):

@@ -261,8 +261,27 @@ def test_row_15_cli_columns_stay_aligned_whatever_the_names():
 def test_row_15_a_favicon(client):
     found = client.get("/favicon.ico")
     assert found.status_code == 302
-    assert found["Location"].endswith("favicon.svg")
+    # Hashed once `scripts/start.sh` has collected the static files (the manifest storage), plain before.
+    assert re.search(r"/img/favicon(\.[0-9a-f]{12})?\.svg$", found["Location"]), found["Location"]
     assert 'rel="icon"' in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_favicon_holds_after_start_has_collected_the_static_files(client, settings, tmp_path):
+    """Following the README (start, then test) switches the storage to hashed names; the favicon
+    redirect then names the hashed file that collectstatic wrote."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = str(tmp_path)
+    settings.STORAGES = dict(
+        settings.STORAGES, staticfiles={"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+    )
+    call_command("collectstatic", "--noinput", verbosity=0)
+    found = client.get("/favicon.ico")
+    assert found.status_code == 302
+    name = re.search(r"/img/(favicon\.[0-9a-f]{12}\.svg)$", found["Location"])
+    assert name, found["Location"]
+    assert (tmp_path / "img" / name.group(1)).is_file()
 
 
 def test_row_15_the_fixture_server_says_where_it_listens(tmp_path):

@@ -131,6 +131,18 @@ def test_the_fixtures_own_baseline_passes_and_a_stale_entry_fails_only_when_stri
     assert "Traceback" not in broken.stderr
 
 
+def test_writing_the_first_baseline_of_a_proxy_that_changes_things_exits_0_and_the_next_run_holds_it(tmp_path):
+    baseline = tmp_path / "relay.baseline"
+    relay = " ".join([sys.executable, str(PROJECT / "tests" / "relay.py"), "--lose", "images", "--", *FIXTURE_STDIO])
+    cells = ["--revisions", "2025-06-18", "--scenarios", "text", "image"]
+    first = probe("--command", relay, *cells, "--upstream-fixture", "--update-baseline", str(baseline))
+    assert first.returncode == 0, first.stderr
+    assert f"baseline written to {baseline}: 2 cell(s)" in first.stdout
+    assert "image@2025-06-18: changed by proxy" in baseline.read_text()
+    assert probe("--command", relay, *cells, "--upstream-fixture", "--baseline", str(baseline)).returncode == 0
+    assert probe("--command", relay, *cells, "--upstream-fixture").returncode == 1, "without a baseline it fails"
+
+
 def test_the_audit_prints_its_legend():
     audited = probe("--builtin", "--revisions", "2025-06-18", "--scenarios", "rpc-error", "--audit")
     assert audited.returncode == 0, audited.stderr

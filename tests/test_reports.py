@@ -138,6 +138,7 @@ def test_html_report_is_self_contained(loaded, client):
     assert "Citation verdicts" in html
     assert "CT-15" in html
     assert "page-break-inside:avoid" in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html, "a phone lays it out to fit"
 
 
 def test_exports_keep_query_count_flat(loaded, client, tmp_path):

@@ -49,6 +49,10 @@ def test_kill_of_the_start_script_stops_everything_it_started(tmp_path):
             assert script.poll() is None, (tmp_path / "start.log").read_text()[-3000:]
             assert time.monotonic() < deadline, "not serving in time: " + (tmp_path / "start.log").read_text()[-3000:]
             time.sleep(0.5)
+        printed = (tmp_path / "start.log").read_text()
+        last = printed[printed.index("dashboard: ") :]
+        assert "log in: admin, password " in last, "the password is repeated last, where it is seen"
+        assert "manage.py changepassword admin" in last
         started = process_tree.members(script.pid)
         assert len(started) >= 4, "the script, the server and its worker, a supervisor and its probe worker"
         os.kill(script.pid, signal.SIGTERM)  # what `kill <pid>` sends

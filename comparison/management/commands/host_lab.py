@@ -167,7 +167,9 @@ class Command(BaseCommand):
             raise CommandError(f"{load}: {error}") from None
         if not isinstance(items, list):
             raise CommandError(f"{load}: expected a JSON list of observations")
-        self.stdout.write(f"{lab_services.load_snapshot(items)} of {len(items)} observations stored from {load}")
+        observations = sum(1 for item in items if isinstance(item, dict) and "key" in item)
+        added = lab_services.load_snapshot(items)
+        self.stdout.write(f"{added} of {observations} observations stored from {load} (with the hosts' release lists)")
 
     def _server(self, options, workers):
         if not options["tool"]:
