@@ -64,6 +64,7 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "interop": selectors.score_of(cells).as_dict(),
         "conformance": _conformance(run),
         "real_hosts": run.real_hosts or None,
+        "server_identity": run.server_identity,
         "page": run.get_absolute_url(),
     }
 

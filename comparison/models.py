@@ -200,6 +200,12 @@ class ProbeRun(models.Model):
         help_text="Also run the real hosts: each installed host through the target and directly, and the opencode "
         "binary on every tool result.",
     )
+    server_identity = models.CharField(
+        max_length=200,
+        blank=True,
+        editable=False,
+        help_text="What the target said it is (serverInfo name and version) in its first answer of the run.",
+    )
     #: The real hosts' pass: {"status": queued | done | failed, "ran", "reused", "identity", "hosts":
     #: {host: {label, version, same, differs, not compared, differing}}, "error"}; {} when not asked.
     real_hosts = models.JSONField(default=dict, blank=True, editable=False)

@@ -29,6 +29,7 @@ from registers.pagecache import bump_data_version
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import conformance_run
 from .probes.control import CANCELLED, RunControl
+from .probes.identity import identity_from_exchanges
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, applicable, run_probe
 from .probes.scenarios import suite
@@ -289,11 +290,19 @@ def execute_run(run_id: int) -> None:
                 what=f"run {run.pk}: status check",
             )
 
+        said: list[str] = []
+
         def save(outcome: ProbeOutcome) -> None:
             if not still_ours():
                 return
             data = redactor.data(outcome.as_dict())
             retry_transient(lambda: _save_result(run, data), what=f"run {run.pk}: save a result")
+            if not said and (found := identity_from_exchanges(data["exchanges"])):
+                said.append(found)  # the first answer says it: the run's results group by it
+                retry_transient(
+                    lambda: ProbeRun.objects.filter(pk=run.pk).update(server_identity=found[:200]),
+                    what=f"run {run.pk}: what the target says it is",
+                )
 
         control = RunControl(settings.RUN_DEADLINE_SECONDS)
         try:

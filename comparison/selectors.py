@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
-from . import charts, failures, lab_selectors
+from . import charts, failures, lab_selectors, version_groups
 from .anchors import kinds
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
@@ -115,9 +115,11 @@ def target_page(target: ProbeTarget) -> dict:
         "Interop score over this target's runs (every host)",
         [charts.share_bar(f"#{run.pk} {run.created:%Y-%m-%d %H:%M}", *_overall(run.score)) for run in reversed(ended)],
     )
+    shares = [(run.pk, run.server_identity, run.created, _overall(run.score)) for run in ended]
     return {
         "target": target,
         "runs": runs,
+        "versions": version_groups.by_version(shares),
         "trend": trend if ended else None,
         "compare_ids": [run.pk for run in ended[:3]],
         "schedule": ProbeSchedule.objects.filter(target=target).first(),

@@ -31,6 +31,13 @@ def store(items: list[dict]) -> list[dict]:
     return saved
 
 
+def store_version(item: dict, host: str, version: str, cells: list[dict]) -> dict:
+    """An observation stored as if measured at another version of a host, with other chips."""
+    item = dict(item, host=host, version=version, fixture=catalogue.fixture_version(), cells=cells)
+    item["key"] = lab.cache_key(host, version, item["scenario"], item["fixture"])
+    return lab_services._save(item, "fixture")
+
+
 @pytest.fixture
 def observed(db):
     return store(json.loads(DATA.read_text(encoding="utf-8")))
@@ -146,18 +153,12 @@ def test_a_row_page_checks_its_host_claims_against_the_range_at_the_registers_pi
     assert client.get("/api/v1/rows/CT-02/").json()["host_claims_checked"][0]["verdict"] == "not measured"
     image = next(dict(item, host="opencode", label="opencode") for item in observed if item["scenario"] == "image")
     for version, chip in (("1.18.30", "kept"), ("1.18.33", "dropped")):
-        older = dict(image, version=version, fixture=catalogue.fixture_version())
-        older["key"] = lab.cache_key("opencode", version, "image", older["fixture"])
-        older["cells"] = [{"feature": "image", "chip": chip, "detail": "made up for the test"}]
-        lab_services._save(older, "fixture")
+        store_version(image, "opencode", version, [{"feature": "image", "chip": chip, "detail": "made up"}])
     checked = client.get("/api/v1/rows/CT-02/").json()["host_claims_checked"]
     assert [(c["register_host"], c["chip"], c["verdict"]) for c in checked] == [
         ("opencode-v1", "not measured", "not measured")
     ]
-    pinned = dict(image, version=pin.version, fixture=catalogue.fixture_version())
-    pinned["key"] = lab.cache_key("opencode", pin.version, "image", pinned["fixture"])
-    pinned["cells"] = [{"feature": "image", "chip": "dropped", "detail": "made up for the test"}]
-    lab_services._save(pinned, "fixture")
+    store_version(image, "opencode", pin.version, [{"feature": "image", "chip": "dropped", "detail": "made up"}])
     html = client.get("/registers/content-types/CT-02/").content.decode()
     assert 'id="claim-checks"' in html
     assert "contradicts" in html
@@ -267,10 +268,7 @@ def test_a_host_page_shows_ranges_across_versions(client, observed):
 
     HostReleases.objects.create(host="codex", package="@openai/codex", versions=["0.168.0", "0.169.0", "0.170.0"])
     older = next(item for item in json.loads(DATA.read_text(encoding="utf-8")) if item["scenario"] == "is-error")
-    older = dict(older, version="0.168.0", fixture=catalogue.fixture_version())
-    older["key"] = lab.cache_key("codex", "0.168.0", "is-error", older["fixture"])
-    older["cells"] = [{"feature": "error-flag", "chip": "kept", "detail": "a flag"}]
-    lab_services._save(older, "fixture")
+    store_version(older, "codex", "0.168.0", [{"feature": "error-flag", "chip": "kept", "detail": "a flag"}])
     html = client.get("/hosts/codex/").content.decode()
     assert 'id="ranges"' in html
     assert "kept: 0.168.0 (oldest measured)" in html

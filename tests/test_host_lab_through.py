@@ -73,7 +73,7 @@ def test_a_run_that_also_runs_the_real_hosts_records_and_shows_what_each_saw(rel
     html = client.get(run.get_absolute_url()).content.decode()
     assert 'id="host-interop"' in html
     assert "captures" in html
-    assert "instead of the opencode-v1 model" in html
+    assert "instead of the opencode v1 model" in html
     assert f"{len(RUNNABLE)} runs now, 0 reused" in html
     assert client.get(f"/api/v1/runs/{run.pk}/").json()["real_hosts"]["status"] == "done"
     again = start_run(target=relay_target, revisions=["2025-06-18"], scenarios=["image"], real_host=True)

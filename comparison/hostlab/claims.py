@@ -22,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from registers.vocabulary import HOST_NAMES
+
 from .catalogue import BY_TOOL
 from .features import CHANGED, DROPPED, FEATURES, KEPT, NOT_MEASURED, NOT_SUPPORTED
 from .matrix import FEATURE_SCENARIO
@@ -36,6 +38,8 @@ PRESENCE_FEATURES = (
     "error-flag",
 )  # fmt: skip
 HAS, PARTIAL, LACKS = "has", "partial", "lacks"
+#: Where a register states a host's state, in words.
+STATED_IN = {"where": "its Where cell", "label": "a label"}
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,8 @@ class ClaimCheck:
     observation_id: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(asdict(self), label=HOST_NAMES.get(self.register_host, self.register_host),
+                    stated_in=STATED_IN.get(self.claim_source, self.claim_source))  # fmt: skip
 
 
 def check_row(

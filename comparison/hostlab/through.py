@@ -89,6 +89,8 @@ def host_interop(captured: dict[str, dict[str, Any]], modelled: dict[str, dict[s
                       "scored": scored, "percent": round(100 * item[SAME] / scored, 1) if scored else None,
                       "replaces": MODEL_HOST.get(host, ""), "differing": item["differing"]})  # fmt: skip
     replaced = {line["replaces"] for line in lines}
+    for line in lines:
+        line["replaces_label"] = names.get(line["replaces"], line["replaces"])
     for host, score in modelled.items():
         if host not in replaced and score.get("scored"):
             shares = {name: score[name] for name in ("same", "scored", "percent")}
