@@ -9,6 +9,7 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods
 
+from . import share_links
 from .http import HtmxHttpRequest, partial
 from .lab_selectors import protocol_table
 from .playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
@@ -16,13 +17,21 @@ from .playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
 
 @require_http_methods(["GET", "POST"])
 def playground(request: HtmxHttpRequest) -> TemplateResponse:
+    limit = settings.MAX_BODY_AUTHENTICATED if request.user.is_authenticated else settings.MAX_BODY_ANONYMOUS
+    pasted, link_problem = request.POST.get("result", "") if request.method == "POST" else None, ""
+    if request.method != "POST" and request.GET.get("d"):
+        try:
+            pasted = share_links.decode(request.GET["d"], limit)
+        except share_links.ShareError as error:
+            pasted, link_problem = "", str(error)
     given = PlaygroundInput(
         provider=request.POST.get("provider") or request.GET.get("provider") or DEFAULT_PROVIDER,
         chosen=request.GET.get("example", ""),
-        pasted=request.POST.get("result", "") if request.method == "POST" else None,
+        pasted=pasted,
     )
-    limit = settings.MAX_BODY_AUTHENTICATED if request.user.is_authenticated else settings.MAX_BODY_ANONYMOUS
     context = playground_page(given, max_input=limit)
+    context["problem"] = link_problem or context["problem"]
+    context["share"] = share_links.encode(given.text) if context["views"] else None
     template = partial(request, "comparison/playground.html", "views")
     return TemplateResponse(request, template, context, status=400 if context["problem"] else 200)
 
