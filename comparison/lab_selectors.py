@@ -275,11 +275,7 @@ def target_hosts(target_id: int) -> dict[str, Any]:
     if not via:
         return {"rows": [], "affected": {}}
     direct = {(item["host"], item["scenario"]): item for item in reversed(current_observations())}
-    rows = []
-    for (host, scenario), seen in sorted(via.items()):
-        comparison = through.compare(direct.get((host, scenario)), seen)
-        rows.append({"host": host, "label": seen["label"], "scenario": scenario, "via": seen,
-                     "direct": direct.get((host, scenario)), **comparison})  # fmt: skip
+    rows = [through.row(direct.get(pair), seen) for pair, seen in sorted(via.items())]
     return {"rows": rows, "affected": through.affected_hosts([(r["host"], r) for r in rows])}
 
 

@@ -130,12 +130,7 @@ def compare_with_direct(via: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     hosts, scenarios = sorted({o["host"] for o in via}), sorted({o["scenario"] for o in via})
     direct = {(o["host"], o["scenario"]): o for o in run_fixture(hosts, scenarios).observations} if via else {}
-    rows = []
-    for seen in via:
-        before = direct.get((seen["host"], seen["scenario"]))
-        rows.append({"host": seen["host"], "label": seen["label"], "version": seen["version"], "via": seen,
-                     "scenario": seen["scenario"], "direct": before, **through.compare(before, seen)})  # fmt: skip
-    return rows
+    return [through.row(direct.get((seen["host"], seen["scenario"])), seen) for seen in via]
 
 
 def lab_scenarios_of(chosen: list[str] | None) -> list[str]:
@@ -157,8 +152,7 @@ def real_hosts_pass(target_id: int, run_id: int | None = None, scenarios: list[s
     try:
         outcome = run_through_target(target_id, scenarios=lab_scenarios_of(scenarios))
         rows = compare_with_direct(outcome.observations)
-        summary = {"status": "done", "ran": outcome.ran, "reused": outcome.reused, "identity": outcome.identity,
-                   "hosts": through.per_host(rows)}  # fmt: skip
+        summary = through.summary(rows, outcome.ran, outcome.reused, outcome.identity)
     except Exception as error:  # a host or target failing is a recorded pass, never a failed worker
         target = ProbeTarget.objects.filter(pk=target_id).first()
         message = f"{type(error).__name__}: {error}"

@@ -37,6 +37,18 @@ def compare(direct: dict[str, Any] | None, via: dict[str, Any] | None) -> dict[s
     return {"verdict": DIFFERS if changed or parts_differ else SAME, "changed": changed, "parts_differ": parts_differ}
 
 
+def row(direct: dict[str, Any] | None, via: dict[str, Any]) -> dict[str, Any]:
+    """One host × scenario seen through a target beside directly, compared (what pages and
+    commands list)."""
+    return {"host": via["host"], "label": via["label"], "version": via["version"], "scenario": via["scenario"],
+            "via": via, "direct": direct, **compare(direct, via)}  # fmt: skip
+
+
+def summary(rows: list[dict[str, Any]], ran: int, reused: int, identity: str) -> dict[str, Any]:
+    """A finished real-hosts pass as a run records it and `probe --real-hosts` prints it."""
+    return {"status": "done", "ran": ran, "reused": reused, "identity": identity, "hosts": per_host(rows)}
+
+
 def affected_hosts(pairs: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:
     """host -> how many scenarios differ through the target (hosts with none are left out)."""
     found: dict[str, int] = {}

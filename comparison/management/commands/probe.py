@@ -220,7 +220,7 @@ class Command(BaseCommand):
             rows = lab_through.compare_with_direct([item for _, item in found.values()])
         except Exception as error:  # a host or target failing is reported, never a traceback
             return {"status": "failed", "error": redactor.text(f"{type(error).__name__}: {error}")[:2000]}
-        return {"status": "done", "ran": len(todo), "reused": 0, "identity": identity, "hosts": through.per_host(rows)}
+        return through.summary(rows, len(todo), 0, identity)
 
     def _print_real_hosts(self, summary: dict, redactor: Redactor) -> None:
         if summary["status"] != "done":
