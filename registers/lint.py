@@ -153,9 +153,24 @@ def _citations(row: RowDoc, roots: list[SourceRoot] | None) -> list[Finding]:
         return [Finding(WARNING, line, row.row_id, "uncited", "the row cites nothing")]
     found = []
     cited_hosts = {c.host for c in row.citations if c.host}
+    labelled = [label for label in row.labels if label.kind == "host" and label.host]
+    found += [
+        Finding(
+            WARNING,
+            line,
+            row.row_id,
+            "uncited",
+            f"label `{label.text}` with nothing cited from {HOST_NAMES[label.host]}'s sources",
+        )
+        for label in labelled
+        if label.host not in cited_hosts
+    ]
+    # A label is a claim of its own and is reported above even when sentences name the host; a
+    # state read from the Where cell is let off when the row's prose says where it comes from.
+    labelled_hosts = {label.host for label in labelled}
     for note in row.host_notes:
         if note.state in STATED_HOST_STATES and note.state_source != "status" and note.host not in cited_hosts:
-            if not note.statements:
+            if not note.statements and note.host not in labelled_hosts:
                 found.append(
                     Finding(
                         WARNING,

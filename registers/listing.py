@@ -51,6 +51,7 @@ def fragments(
     *,
     links: Links | None = None,
     register_slug: str,
+    subject: str = "",
     row_id: str,
     title_html: str,
     difference_html: str,
@@ -78,7 +79,8 @@ def fragments(
         ],
         "support": [_revision(*item) for item in support],
         "hosts": [
-            (vocab.HOST_NAMES[host], _host(host, *hosts[host]) if host in hosts else None) for host in vocab.HOSTS
+            (vocab.host_name(host, subject), _host(vocab.host_name(host, subject), host, *hosts[host]) if host in hosts else None)
+            for host in vocab.HOSTS
         ],
         "status_class": status_verdict or "none",
         "status_symbol": vocab.STATUS_LABELS.get(status_verdict, ""),
@@ -103,8 +105,8 @@ def _revision(revision: str, state: str, note: str, source: str) -> dict[str, st
     }
 
 
-def _host(host: str, state: str, where: list[str]) -> dict[str, str]:
-    title = f"{vocab.HOST_NAMES[host]}: {state}" + (f" — {'; '.join(where)}" if where else "")
+def _host(name: str, host: str, state: str, where: list[str]) -> dict[str, str]:
+    title = f"{name}: {state}" + (f" — {'; '.join(where)}" if where else "")
     return {"host": host, "state": state, "css": state.replace("/", ""), "title": title}
 
 
@@ -116,6 +118,7 @@ def fill(rows, labels: dict, support: dict, notes: dict) -> None:
         parts = fragments(
             links=links,
             register_slug=row.register.slug,
+            subject=row.register.subject,
             row_id=row.row_id,
             title_html=row.title_html,
             difference_html=row.difference_html,
@@ -139,6 +142,7 @@ def fill_from_documents(pairs) -> None:
         parts = fragments(
             links=links,
             register_slug=row.register.slug,
+            subject=row.register.subject,
             row_id=row.row_id,
             title_html=row.title_html,
             difference_html=row.difference_html,

@@ -221,7 +221,7 @@ class HostNote(models.Model):
 
     @property
     def host_name(self) -> str:
-        return vocab.HOST_NAMES.get(self.host, self.host)
+        return vocab.host_name(self.host, self.row.register.subject)
 
 
 class RowVersion(models.Model):

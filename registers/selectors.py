@@ -5,7 +5,7 @@ one declared way into the comparison app's database side."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, QuerySet
@@ -40,13 +40,16 @@ class RowsPage:
     page: Page
 
     def context(self) -> dict:
+        subject = status_subject()
+        column_subject = subject if subject != MIXED_SUBJECTS else "subject"
         return {
+            "hosts": [(host, vocab.host_name(host, column_subject)) for host in vocab.HOSTS],
             "filter": self.filtered.filter,
-            "filter_fields": filters.filter_fields(self.filtered.filter, self.filtered.facets()),
+            "filter_fields": filters.filter_fields(self.filtered.filter, _named_subject(self.filtered.facets(), subject)),
             "matrix_columns": 1 + len(vocab.REVISIONS) + len(vocab.HOSTS),
             "export_formats": EXPORT_FORMATS,
             "page": self.page,
-            "status_subject": status_subject(),
+            "status_subject": subject,
         }
 
 
@@ -54,7 +57,19 @@ def status_subject() -> str:
     """Whose status the Status column gives: the registers' subject (mcpx), or a general word when
     the loaded registers describe different subjects."""
     subjects = sorted(set(Register.objects.values_list("subject", flat=True)) - {""})
-    return subjects[0] if len(subjects) == 1 else "each register's subject"
+    return subjects[0] if len(subjects) == 1 else MIXED_SUBJECTS
+
+
+MIXED_SUBJECTS = "each register's subject"
+
+
+def _named_subject(facets: dict, subject: str) -> dict:
+    """The host facet with the subject host under the name the registers give it."""
+    name = subject if subject != MIXED_SUBJECTS else "the subject proxy"
+    facets["host"] = [
+        replace(option, label=vocab.host_name(option.value, name)) for option in facets.get("host", [])
+    ]
+    return facets
 
 
 def rows_page(query, page_number: str | None) -> RowsPage:

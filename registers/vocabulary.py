@@ -62,6 +62,14 @@ HOST_NAMES = {host: host.label for host in Host}
 SUBJECT_HOST = Host.MCPX
 
 
+def host_name(host: str, subject: str = "") -> str:
+    """A host's name as a page shows it: the subject host is whatever proxy the register's status
+    column names (`myproxy @ abc`), mcpx only when it names none."""
+    if host == SUBJECT_HOST and subject:
+        return subject
+    return HOST_NAMES.get(host, host)
+
+
 class HostPath(Labelled):
     """How a host hands a tool result to the model: a host has one or two paths."""
 

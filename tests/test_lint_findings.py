@@ -11,7 +11,7 @@ import pytest
 from registers import lint
 from registers.sources import SourceRoot
 from tests.conftest import SHIPPED
-from tests.test_unseen_registers import with_row
+from tests.test_unseen_registers import CITES_LOOTBOX, with_row
 
 pytestmark = pytest.mark.django_db(databases=[])
 
@@ -37,7 +37,7 @@ def found(text: str, roots=None) -> list[tuple]:
     ],
 )  # fmt: skip
 def test_each_contradiction_says_which_label_and_what_the_where_cell_says(cells, severity, message):
-    text = with_row(cells)
+    text = with_row(cells, CITES_LOOTBOX)
     assert found(text) == [(severity, line_of(text, "| TT-01"), "TT-01", "contradiction", message)]
 
 
@@ -104,6 +104,15 @@ def test_a_host_said_to_lack_it_with_nothing_cited_from_its_sources():
     text = with_row("`mcpx missing` `mcpx has, others don't` `2026-07-28 has` | `26-07 ✓`")
     message = "opencode v2 is said to be `lacks` with nothing cited from its sources"
     assert ("warning", line_of(text, "## TT-01"), "TT-01", "uncited", message) in found(text)
+
+
+def test_a_host_label_with_nothing_cited_from_that_host_is_reported_though_prose_names_it():
+    # The row's prose says "lootbox keeps it raw", which let the label off before.
+    text = with_row("`lootbox has` `2026-07-28 has` | `26-07 ✓`", sources='`internal/app/server.go:4` "x"')
+    message = "label `lootbox has` with nothing cited from lootbox's sources"
+    assert ("warning", line_of(text, "## TT-01"), "TT-01", "uncited", message) in found(text)
+    cited = with_row("`lootbox has` `2026-07-28 has` | `26-07 ✓`", sources='`.lootbox/src/client.ts:4` "x"')
+    assert not [f for f in found(cited) if "lootbox" in f[4]]
 
 
 def test_a_citation_in_no_source_root_cannot_be_verified():

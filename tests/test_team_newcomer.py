@@ -61,3 +61,27 @@ def test_runs_group_by_identity_newest_first_and_a_silent_target_is_named_so():
         ("proxy 1.0", [2], 100.0),
     ]
     assert (groups[0].first_seen, groups[0].last_seen) == ("t3", "t5")
+
+
+def _myproxy_register(tmp_path):
+    from registers.loader import load_registers
+    from tests.register_text import register_text
+
+    path = tmp_path / "myproxy.md"
+    path.write_text(register_text(2).replace("mcpx", "myproxy"), encoding="utf-8")
+    load_registers([path])
+
+
+@pytest.mark.django_db
+def test_a_register_about_another_proxy_names_that_proxy_not_mcpx(client, tmp_path):
+    _myproxy_register(tmp_path)
+    row = client.get("/registers/myproxy/TT-02/").content.decode()
+    assert 'id="host-mcpx">myproxy <span' in row
+    assert ">mcpx <span" not in row
+    matrix = client.get("/matrix/").content.decode()
+    assert '<th scope="col">myproxy</th>' in matrix
+    assert '<th scope="col">mcpx</th>' not in matrix
+    assert 'title="myproxy: lacks' in matrix or 'title="myproxy: partial' in matrix
+    assert 'title="mcpx:' not in matrix
+    rows = client.get("/").content.decode()
+    assert ">myproxy</option>" in rows or "myproxy (" in rows
