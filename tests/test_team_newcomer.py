@@ -3,6 +3,8 @@ the user sees: the probes page's "Compare runs side by side" opens the picker.""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from comparison.probing import ensure_builtin_target, start_run
@@ -85,3 +87,22 @@ def test_a_register_about_another_proxy_names_that_proxy_not_mcpx(client, tmp_pa
     assert 'title="mcpx:' not in matrix
     rows = client.get("/").content.decode()
     assert ">myproxy</option>" in rows or "myproxy (" in rows
+
+
+@pytest.mark.django_db
+def test_the_playground_says_every_host_drops_an_errors_image(client):
+    image = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+    result = {"isError": True, "content": [{"type": "text", "text": "bad"}, image]}
+    html = client.post("/playground/", {"result": json.dumps(result), "provider": "anthropic"}).content.decode()
+    sections = html.split("data-host-path=")[1:]
+    said = {section.split('"')[1]: "non-text blocks of the error" in section for section in sections}
+    assert {path for path, says in said.items() if not says} <= {"lootbox", "mcpx"}, said
+    assert said["opencode-v2"] and said["cloudflare"] and said["opencode-v1-codemode"]
+    assert "image lost" in html
+
+
+def test_the_matrix_legend_names_every_mark_a_cell_can_show(client, loaded):
+    html = client.get("/matrix/").content.decode()
+    legend = html.split('aria-label="Legend"')[1].split("</ul>")[0]
+    assert "· not mentioned" in legend
+    assert 'class="host host-none"' in html.split("<tbody>")[1]

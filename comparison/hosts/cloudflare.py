@@ -51,6 +51,7 @@ def script(result: Any) -> HostView:
         try:
             view.script_value = unwrap(parsed.result)
         except Thrown as error:
+            view.drop_from_error(parsed.result["content"], ("text",), UNWRAP_RULE)
             view.fail(str(error))
     if view.error is not None:
         view.host_text, view.host_is_error = f"Error: {view.error}", True

@@ -115,8 +115,7 @@ def direct(result: Any, *, provider: str = "openai-compatible") -> HostView:
     result = parsed.result
     content = result["content"]
     if result.get("isError"):
-        if any(b["type"] != "text" for b in content):
-            view.drop("non-text blocks of the error", "the error message is built from text blocks only", ERROR_RULE)
+        view.drop_from_error(content, ("text",), ERROR_RULE)
         return view.fail(error_text(content))
     note_ignored(view, result)
     if not content and isinstance(result.get("structuredContent"), dict):
@@ -176,6 +175,7 @@ def codemode(result: Any, *, provider: str = "openai-compatible") -> HostView:
     result = parsed.result
     content = result["content"]
     if result.get("isError"):
+        view.drop_from_error(content, ("text",), ERROR_RULE)
         return view.fail(error_text(content))
     note_ignored(view, result)
     texts: list[str] = []

@@ -72,6 +72,7 @@ def _run(view: HostView, result: Any, output_schema: bool) -> tuple[dict, list[P
     result = parsed.result
     parts = _convert(view, result["content"])
     if result.get("isError"):
+        view.drop_from_error(result["content"], ("text", "resource_link", "resource"), ERROR_RULE)
         view.fail(_joined_text(parts).strip() or DEFAULT_ERROR)
         return None
     note_ignored(view, result)

@@ -80,9 +80,25 @@ class HostView:
     def change(self, subject: str, reason: str, rule: Rule) -> None:
         self.changes.append(Change(subject, "changed", reason, rule))
 
+    def drop_from_error(self, content: list, kept: tuple[str, ...], rule: Rule) -> None:
+        """An error result's blocks that its message is not built from: said once, never silent."""
+        lost = [block.get("type", "?") for block in content if isinstance(block, dict) and not _kept(block, kept)]
+        if lost:
+            self.drop(
+                "non-text blocks of the error",
+                f"the error message is built from text only: {', '.join(lost)} lost",
+                rule,
+            )
+
     def fail(self, message: str) -> HostView:
         self.outcome, self.error = FAILED, message
         return self
+
+
+def _kept(block: dict, kept: tuple[str, ...]) -> bool:
+    if block.get("type") != "resource":
+        return block.get("type") in kept
+    return "resource" in kept and isinstance((block.get("resource") or {}).get("text"), str)
 
 
 BASE64_CHARS = re.compile(r"\s+")
