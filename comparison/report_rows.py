@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from comparison.reports import probe_text
 from registers.vocabulary import REVISIONS
 
 
@@ -47,9 +48,9 @@ def row_section(row: dict[str, Any]) -> str:
         items = "".join(_citation(link) for link in links)
         parts.append(f'<dt>Citations</dt><dd><ul class="citations">{items}</ul></dd>')
     parts.append("\n")
-    probe = sorted((row.get("probe") or {}).items())
+    probe = row.get("probe") or {}
     if probe:
-        parts.append(f"<dt>Latest probe verdicts</dt><dd>{_joined(probe, '')}</dd>")
+        parts.append(f"<dt>Latest probe verdicts, per target</dt><dd>{_text(probe_text(probe))}</dd>")
     parts.append("\n")
     for index, field in enumerate(row["fields"]):
         body = rendered[index] if index < len(rendered) else _text(field["text"])

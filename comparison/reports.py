@@ -6,7 +6,8 @@ its rows by comparison.report_rows.)
 Row dicts carry: register (slug), row_id, title, difference, labels_cell, where_cell, status_cell,
 value_cell, effort_cell, risk_cell, fields [{name, text}], labels [text], support {revision: state},
 hosts {host: state}, introduced_in, removed_in, deprecated_in, citations {verdict: count},
-probe {verdict: count} (optional).
+probe {target name: {verdict: count}} (optional): the latest run of each target, never summed
+across targets.
 """
 
 from __future__ import annotations
@@ -120,10 +121,18 @@ def csv_report(rows: Iterable[dict[str, Any]]) -> Iterator[str]:
                 sum(citations.values()),
                 citations.get("drifted", 0) + citations.get("file missing", 0),
                 citations.get("moved", 0),
-                "; ".join(f"{verdict}: {n}" for verdict, n in sorted((row.get("probe") or {}).items())),
+                probe_text(row.get("probe") or {}),
             ]
         )
         yield buffer.getvalue()
+
+
+def probe_text(probe: dict[str, dict[str, int]]) -> str:
+    """`mcp-proxy: as expected 2, differs 1; supergateway: as expected 3`."""
+    return "; ".join(
+        f"{target}: " + ", ".join(f"{verdict} {n}" for verdict, n in sorted(verdicts.items()))
+        for target, verdicts in sorted(probe.items())
+    )
 
 
 def audit_csv(table: list[dict[str, Any]]) -> Iterator[str]:

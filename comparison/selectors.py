@@ -56,25 +56,35 @@ class LatestVerdicts:
     """The verdicts of the latest ended run of every target, each with the anchors its scenario
     exercises; a row's verdicts are those of the cells that meet its anchors."""
 
-    def __init__(self, cells: list[tuple[set[str], str]]):
+    def __init__(self, cells: list[tuple[set[str], str]], targets: list[str] | None = None):
         self.labels = [label for _, label in cells]
+        self.targets = targets or [""] * len(cells)
         self.index = kinds.AnchorIndex(anchors for anchors, _ in cells)
 
     def for_row(self, anchors: Iterable[str]) -> Counter:
         return Counter(self.labels[i] for i in self.index.meeting(anchors))
 
+    def by_target(self, anchors: Iterable[str]) -> dict[str, dict[str, int]]:
+        """{target name: {verdict: cells}}: an export never adds up verdicts of different proxies."""
+        found: dict[str, Counter] = {}
+        for i in self.index.meeting(anchors):
+            found.setdefault(self.targets[i], Counter())[self.labels[i]] += 1
+        return {target: dict(sorted(found[target].items())) for target in sorted(found)}
+
 
 def latest_probe_verdicts() -> LatestVerdicts:
     """Per cell of the latest ended run of every target, its verdict and anchors. A verdict from a
     run that did not finish says so: `as expected (run interrupted)`."""
-    status_of = {run_id: status for run_id, (_, status) in latest_ended_runs().items()}
-    cells = []
-    for run_id, anchors, verdict in ProbeResult.objects.filter(run_id__in=list(status_of)).values_list(
+    latest = latest_ended_runs()
+    cells, targets = [], []
+    for run_id, anchors, verdict in ProbeResult.objects.filter(run_id__in=list(latest)).values_list(
         "run_id", "anchors", "verdict"
     ):
-        label = verdict if status_of[run_id] == ProbeRun.DONE else f"{verdict} (run {status_of[run_id]})"
+        name, status = latest[run_id]
+        label = verdict if status == ProbeRun.DONE else f"{verdict} (run {status})"
         cells.append((set(anchors or ()), label))
-    return LatestVerdicts(cells)
+        targets.append(name)
+    return LatestVerdicts(cells, targets)
 
 
 # --- targets and runs --------------------------------------------------------------------------

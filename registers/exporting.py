@@ -114,7 +114,7 @@ def _chunk_dicts(pks: list[int], probe: LatestVerdicts, with_html: bool) -> Iter
             "support": support.get(pk, {}),
             "hosts": hosts.get(pk, {}),
             "citations": counts.get(pk, {}),
-            "probe": dict(probe.for_row(item["anchor"] for item in row["anchors"] or ())),
+            "probe": probe.by_target(item["anchor"] for item in row["anchors"] or ()),
         }
         if with_html:
             item["citation_links"] = links.get(pk, [])

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.models import ProbeResult, ProbeRun
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probing import ensure_builtin_target, start_run
 from comparison.reports import CSV_COLUMNS
 from registers.format import parse_register, split_registers
@@ -249,7 +249,7 @@ def test_latest_verdicts_of_an_unfinished_run_say_so(loaded, client):
     )
     exported = json.loads(body(client.get("/export.json?register=content-types")))
     ct01 = next(row for row in exported["rows"] if row["row_id"] == "CT-01")
-    assert ct01["probe"] == {"as expected (run interrupted)": 1}
+    assert ct01["probe"] == {target.name: {"as expected (run interrupted)": 1}}
     page = client.get("/registers/content-types/CT-01/").content.decode()
     assert "(run interrupted)" in page
 
@@ -259,11 +259,25 @@ def test_exports_carry_the_latest_probe_verdicts(loaded, client):
     assert run.status == "done"
     exported = json.loads(body(client.get("/export.json?register=content-types")))
     by_id = {row["row_id"]: row["probe"] for row in exported["rows"]}
-    assert by_id["CT-01"] == {"as expected": 1}
-    assert by_id["CT-03"] == {"as expected": 1}
+    name = run.target.name
+    assert by_id["CT-01"] == {name: {"as expected": 1}}
+    assert by_id["CT-03"] == {name: {"as expected": 1}}
     assert by_id["CT-02"] == {}
     csv_text = body(client.get("/export.csv?register=content-types"))
-    assert "as expected: 1" in csv_text
+    assert f"{name}: as expected 1" in csv_text
+
+
+def test_exports_name_each_target_instead_of_adding_their_verdicts(loaded, client):
+    other = ProbeTarget.objects.create(name="second-proxy", transport="stdio", command="true")
+    start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
+    ProbeRun.objects.filter(pk=second.pk).update(target=other)
+    exported = json.loads(body(client.get("/export.json?register=content-types")))
+    ct01 = next(row["probe"] for row in exported["rows"] if row["row_id"] == "CT-01")
+    assert set(ct01) == {ensure_builtin_target().name, "second-proxy"}
+    assert all(verdicts == {"as expected": 1} for verdicts in ct01.values()), ct01
+    html = body(client.get("/export.html?register=content-types"))
+    assert "second-proxy: as expected 1" in html
 
 
 def test_the_published_column_matches_the_failure_gap_register(loaded, client):
