@@ -186,6 +186,7 @@ def register_head(register: Register) -> RegisterHead:
         tags=tuple(data["tags"]),
         description=data["description"],
         intro=data["intro"],
+        slug=data["slug"],
     )
 
 

@@ -25,6 +25,7 @@ from .format import (
     RegisterDoc,
     RegisterParseError,
     looks_like_register,
+    register_parts,
     parse_register,
     slug_from_path,
 )
@@ -78,14 +79,25 @@ def register_files(paths: list[Path]) -> tuple[list[tuple[Path, str]], list[Path
             for candidate in sorted(path.glob("*.md")):
                 text = _read(candidate)
                 if looks_like_register(text):
-                    files.append((candidate, text))
+                    files += _parts(candidate, text)
                 else:
                     skipped.append(candidate)
         elif path.is_file():
-            files.append((path, _read(path)))
+            files += _parts(path, _read(path))
         else:
             raise RegisterLoadError(f"{path}: no such file or directory")
     return files, skipped
+
+
+def _parts(path: Path, text: str) -> list[tuple[Path, str]]:
+    """A file's registers: itself, or each register of a Markdown export of several, named
+    `file.md#slug` (an unnamed part by its position, `file.md#file-2`)."""
+    parts = register_parts(text)
+    if len(parts) == 1:
+        return [(path, text)]
+    return [
+        (Path(f"{path}#{slug or f'{path.stem}-{index}'}"), part) for index, (slug, part) in enumerate(parts, 1)
+    ]
 
 
 def _read(path: Path) -> str:

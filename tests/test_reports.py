@@ -18,7 +18,7 @@ from comparison.probing import ensure_builtin_target, start_run
 from comparison.reports import CSV_COLUMNS
 from registers.format import parse_register, split_registers
 from registers.loader import load_registers
-from registers.models import RowVersion
+from registers.models import Register, Row, RowVersion
 from tests.conftest import SHIPPED
 from tests.register_text import comparable, register_text
 
@@ -292,3 +292,33 @@ def test_the_published_column_matches_the_failure_gap_register(loaded, client):
         typed, text = re.search(r"typed (\d+)/21 · text (\d+)/21", where).groups()
         cell = next(c for c in data["cells"] if c["coordinate"] == coordinate and c["consumer"] == "proxy output")
         assert cell["published"] == [int(typed), int(text)], row_id
+
+
+def test_a_markdown_export_of_two_registers_is_checked_and_loaded_again(loaded, client, tmp_path):
+    exported = tmp_path / "export.md"
+    exported.write_text(body(client.get("/export.md?register=prompts&register=logging")), encoding="utf-8")
+    out = StringIO()
+    call_command("check_registers", str(exported), stdout=out)
+    assert out.getvalue().strip().endswith("in 2 register(s)"), out.getvalue()
+    before = {
+        slug: sorted(Row.objects.filter(register__slug=slug).values_list("row_id", "where_cell", "status_cell"))
+        for slug in ("prompts", "logging")
+    }
+    Register.objects.filter(slug__in=before).delete()
+    call_command("load_registers", str(exported), stdout=StringIO())
+    after = {
+        slug: sorted(Row.objects.filter(register__slug=slug).values_list("row_id", "where_cell", "status_cell"))
+        for slug in ("prompts", "logging")
+    }
+    assert after == before and all(after.values())
+
+
+def test_a_broken_register_inside_an_export_is_named_by_file_register_and_line(loaded, client, tmp_path):
+    text = body(client.get("/export.md?register=prompts&register=logging"))
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("| PRM-03 "))
+    broken = text.replace("| PRM-03 |", "| PRM-01 |", 1)
+    exported = tmp_path / "export.md"
+    exported.write_text(broken, encoding="utf-8")
+    with pytest.raises(CommandError) as error:
+        call_command("load_registers", str(exported), stdout=StringIO())
+    assert f"export.md#prompts:{line}" in str(error.value)

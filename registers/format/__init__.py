@@ -5,7 +5,7 @@ from .documents import Field, Label, ParseWarning, RegisterDoc, RegisterParseErr
 from .grammar import READING_RULES
 from .reader import looks_like_register, parse_register, slug_from_path
 from .rows import classify_label
-from .writer import RegisterHead, RegisterRow, register_text, registers_text, split_registers
+from .writer import RegisterHead, RegisterRow, register_parts, register_text, registers_text, split_registers
 
 __all__ = [
     "READING_RULES",
@@ -24,4 +24,5 @@ __all__ = [
     "registers_text",
     "slug_from_path",
     "split_registers",
+    "register_parts",
 ]

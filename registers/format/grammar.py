@@ -19,8 +19,14 @@ FRONT_MATTER_KEYS = ("created", "last-updated", "increment", "status", "tags", "
 STATUS_LINE_TEXT = (
     "Status column: **{subject} @ {commit}**. Legend and citation conventions: [../README.md](../README.md)."
 )
-#: Between register documents when one Markdown export holds several registers.
-REGISTER_SEPARATOR = "\n<!-- mcp-compare: next register -->\n\n"
+#: Between register documents when one Markdown export holds several registers; it names the
+#: register before and after it, so each loads again under its own slug.
+REGISTER_SEPARATOR = "\n<!-- mcp-compare: register {before} ends, register {after} follows -->\n\n"
+#: The separator as read: also the unnamed one that exports wrote before separators named slugs.
+SEPARATOR_LINE = re.compile(
+    r"^<!-- mcp-compare: (?:next register|register (?P<before>[\w.-]+) ends, register (?P<after>[\w.-]+) follows) -->$",
+    re.M,
+)
 
 H1 = re.compile(r"^# (?P<title>\S.*)$")
 FENCE = "```"

@@ -44,7 +44,8 @@ def looks_like_register(text: str) -> bool:
 
 
 def slug_from_path(path: str) -> str:
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    """`dir/tools.md` → tools; `dir/export.md#tools`, one register of a file that holds several → tools."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
     return name[:-3] if name.endswith(".md") else name
 
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .grammar import FRONT_MATTER_KEYS, REGISTER_SEPARATOR, STATUS_LINE_TEXT, escape_cell, table_header
+from .grammar import (
+    FRONT_MATTER_KEYS,
+    REGISTER_SEPARATOR,
+    SEPARATOR_LINE,
+    STATUS_LINE_TEXT,
+    escape_cell,
+    table_header,
+)
 
 
 @dataclass(frozen=True)
@@ -23,6 +30,7 @@ class RegisterHead:
     tags: tuple[str, ...]
     description: str
     intro: str = ""
+    slug: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,12 +73,32 @@ def register_text(head: RegisterHead, rows: Iterable[RegisterRow]) -> Iterator[s
 
 
 def registers_text(registers: Iterable[tuple[RegisterHead, list[RegisterRow]]]) -> Iterator[str]:
-    """Several registers in one text, separated so `split_registers` gives each back."""
-    for index, (head, rows) in enumerate(registers):
-        if index:
-            yield REGISTER_SEPARATOR
+    """Several registers in one text, separated so `register_parts` gives each back with its slug."""
+    before = None
+    for head, rows in registers:
+        if before is not None:
+            yield REGISTER_SEPARATOR.format(before=before.slug or "register", after=head.slug or "register")
         yield from register_text(head, rows)
+        before = head
+
+
+def register_parts(text: str) -> list[tuple[str | None, str]]:
+    """(slug, text) of each register in a text that holds several; a part keeps blank lines in place
+    of the lines before it, so a line number in it is the line number in the whole file. The slug
+    is None where the separator does not name it (exports written before it did)."""
+    separators = list(SEPARATOR_LINE.finditer(text))
+    if not separators:
+        return [(None, text)]
+    bounds = [0, *(m for s in separators for m in (s.start(), s.end())), len(text)]
+    slugs = [separators[0].group("before"), *(s.group("after") for s in separators)]
+    return [_part(text, start, end, slug) for (start, end), slug in zip(zip(bounds[::2], bounds[1::2]), slugs)]
+
+
+def _part(text: str, start: int, end: int, slug: str | None) -> tuple[str | None, str]:
+    body = text[start:end]
+    lead = len(body) - len(body.lstrip("\n"))
+    return slug, "\n" * text.count("\n", 0, start + lead) + body.strip("\n") + "\n"
 
 
 def split_registers(text: str) -> list[str]:
-    return [part.strip("\n") + "\n" for part in text.split(REGISTER_SEPARATOR)]
+    return [part.lstrip("\n") for _, part in register_parts(text)]
