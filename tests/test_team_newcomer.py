@@ -106,3 +106,21 @@ def test_the_matrix_legend_names_every_mark_a_cell_can_show(client, loaded):
     legend = html.split('aria-label="Legend"')[1].split("</ul>")[0]
     assert "· not mentioned" in legend
     assert 'class="host host-none"' in html.split("<tbody>")[1]
+
+
+def test_pages_go_out_compressed_to_a_client_that_asks(client, loaded):
+    import gzip
+
+    response = client.get("/matrix/", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    page = gzip.decompress(response.content).decode()
+    assert "<h1>Matrix</h1>" in page
+    assert len(response.content) * 4 < len(page.encode())
+    assert "Content-Encoding" not in client.get("/matrix/")
+
+
+def test_the_html_export_lays_out_at_a_phones_width(client, loaded):
+    from tests.test_reports import body
+
+    html = body(client.get("/export.html?register=prompts"))
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
