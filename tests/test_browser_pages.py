@@ -132,3 +132,46 @@ def test_row_14_a_phone_taps_a_matrix_cell_to_its_note(browser, live_server):
         assert page.locator("#revisions-h").is_visible()
     finally:
         context.close()
+
+
+def _many_long_titled_registers(tmp_path) -> None:
+    """24 registers, as a full register set is, with titles longer than any shipped one."""
+    from registers.loader import load_registers
+    from tests.register_text import register_text
+
+    for index in range(24):
+        prefix = "L" + chr(ord("A") + index)
+        title = f"Register {index} about a long list of protocol differences between revisions and hosts"
+        (tmp_path / f"long-{index}.md").write_text(register_text(2, prefix=prefix, title=title), encoding="utf-8")
+    load_registers([tmp_path])
+
+
+@pytest.mark.parametrize("url", ["/", "/matrix/"])
+def test_a_phone_with_a_full_register_set_sees_rows_on_its_first_screen(browser, live_server, tmp_path, url):
+    """Issue 37, stumbles 15 and 17: the register filter grew with the longest title (476 px on a
+    390 px phone), and the navigation and filters filled the first screen."""
+    _many_long_titled_registers(tmp_path)
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        first_row = page.locator("#results table tbody tr").first.bounding_box()
+        assert first_row["y"] < 844, "the first row is on the first screen"
+        page.locator("details.filter-panel > summary").click()
+        register = page.locator("#f-register")
+        register.wait_for(state="visible")
+        assert register.bounding_box()["x"] + register.bounding_box()["width"] <= 390
+        register.select_option("long-3")
+        page.wait_for_url(lambda u: "register=long-3" in u)
+        assert page.locator("details.filter-panel").get_attribute("open") is not None, "the panel stays open"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
+    desktop = browser.new_context(base_url=live_server.url, viewport={"width": 1400, "height": 900})
+    try:
+        page = desktop.new_page()
+        page.goto(url)
+        assert page.locator("#f-register").is_visible(), "a desktop shows the filters open"
+    finally:
+        desktop.close()
