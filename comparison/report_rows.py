@@ -48,6 +48,13 @@ def row_section(row: dict[str, Any]) -> str:
         items = "".join(_citation(link) for link in links)
         parts.append(f'<dt>Citations</dt><dd><ul class="citations">{items}</ul></dd>')
     parts.append("\n")
+    for one in row.get("compared") or ():
+        first, second = one["states"]
+        change = f" ({one['change']})" if one.get("change") else ""
+        parts.append(
+            f"<dt>{_text(one['first'])} against {_text(one['second'])}</dt>"
+            f"<dd>{_text(first)} · {_text(second)}{_text(change)}</dd>"
+        )
     probe = row.get("probe") or {}
     if probe:
         parts.append(f"<dt>Latest probe verdicts, per target</dt><dd>{_text(probe_text(probe))}</dd>")

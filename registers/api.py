@@ -17,7 +17,7 @@ from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 from comparison.http import page_or_404
 
-from . import disagreement_selectors, exporting, filters, selectors
+from . import disagreement_selectors, exporting, filters, rowcompare, selectors
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
 from .pagecache import cached_page
 
@@ -82,16 +82,24 @@ def rows(request):
     """`/api/v1/rows/?<the row list's filters>&page=N`: 100 rows a page, in the list's order."""
     filtered = filters.run(filters.parse(request.GET))
     page = page_or_404(Paginator(filtered.pks, API_PAGE_SIZE), request.GET.get("page"))
-    evidence = {facts.pk: facts.evidence for facts in filtered.evaluation.selected}
+    facts = {one.pk: one for one in filtered.evaluation.selected}
+    compared = rowcompare.for_filter(filtered.filter)
     probe = probe_selectors.latest_probe_verdicts()
+    rows_data = []
+    for row in _rows(list(page.object_list)):
+        item = row_dict(row, probe, facts[row.pk].evidence if row.pk in facts else "untested")
+        if compared:
+            item["compared"] = rowcompare.compared_dicts(compared, facts.get(row.pk))
+        rows_data.append(item)
     return api_json(
         {
             "filter": dict(filtered.filter.params()),
+            "comparisons": [one.as_dict() for one in compared],
             "ignored": list(filtered.filter.ignored),
             "count": page.paginator.count,
             "page": page.number,
             "pages": page.paginator.num_pages,
-            "rows": [row_dict(row, probe, evidence.get(row.pk, "untested")) for row in _rows(list(page.object_list))],
+            "rows": rows_data,
         }
     )
 

@@ -18,10 +18,11 @@ from comparison import report_rows, reports
 from comparison.downloads import download
 from comparison.selectors import LatestVerdicts, latest_probe_verdicts
 
-from . import filters, linking
+from . import filters, linking, rowcompare
 from .citations import locator
 from .format import RegisterHead, RegisterRow, registers_text
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
+from .rowfacts import RowFacts
 
 CHUNK = 500
 CONTENT_TYPES = {
@@ -89,8 +90,13 @@ def row_dicts(row_filter: filters.RowFilter, *, with_html: bool = False) -> Iter
     model instances for each row's labels, support, notes and citations cost 7 ms a row."""
     probe = latest_probe_verdicts()
     pks = ordered_pks(row_filter)
+    compared = rowcompare.for_filter(row_filter)
     for start in range(0, len(pks), CHUNK):
-        yield from _chunk_dicts(pks[start : start + CHUNK], probe, with_html)
+        for item in _chunk_dicts(pks[start : start + CHUNK], probe, with_html):
+            if compared:
+                facts = RowFacts(0, item["register"], support=item["support"], hosts=item["hosts"])
+                item["compared"] = rowcompare.compared_dicts(compared, facts)
+            yield item
 
 
 def _chunk_dicts(pks: list[int], probe: LatestVerdicts, with_html: bool) -> Iterator[dict[str, Any]]:

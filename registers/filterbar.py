@@ -28,6 +28,10 @@ class FilterField:
     modes: list[tuple[str, str]] = field(default_factory=list)
     #: Shown first; the others are folded under "More filters".
     common: bool = False
+    #: The second side of a comparison (rows where this facet's value and that one differ).
+    versus_name: str = ""
+    versus: str = ""
+    versus_options: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def active(self) -> bool:
@@ -49,6 +53,9 @@ def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[Fi
             f.rev_mode,
             list(REV_MODE_TEXT.items()),
             common=True,
+            versus_name="vs_revision",
+            versus=f.vs_revision,
+            versus_options=[(option.value, option.label) for option in counts["revision"]],
         ),
         FilterField(
             "host",
@@ -59,6 +66,9 @@ def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[Fi
             f.host_mode,
             list(HOST_MODE_TEXT.items()),
             common=True,
+            versus_name="vs_host",
+            versus=f.vs_host,
+            versus_options=[(option.value, option.label) for option in counts["host"]],
         ),
         FilterField("evidence", "Evidence", "Any evidence", counts["evidence"], common=True),
         FilterField("label", "Label", "Any label", counts["label"]),

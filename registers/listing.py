@@ -79,7 +79,10 @@ def fragments(
         ],
         "support": [_revision(*item) for item in support],
         "hosts": [
-            (vocab.host_name(host, subject), _host(vocab.host_name(host, subject), host, *hosts[host]) if host in hosts else None)
+            (
+                vocab.host_name(host, subject),
+                _host(vocab.host_name(host, subject), host, *hosts[host]) if host in hosts else None,
+            )
             for host in vocab.HOSTS
         ],
         "status_class": status_verdict or "none",

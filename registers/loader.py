@@ -25,8 +25,8 @@ from .format import (
     RegisterDoc,
     RegisterParseError,
     looks_like_register,
-    register_parts,
     parse_register,
+    register_parts,
     slug_from_path,
 )
 from .loadwrite import RunWriter
@@ -95,9 +95,7 @@ def _parts(path: Path, text: str) -> list[tuple[Path, str]]:
     parts = register_parts(text)
     if len(parts) == 1:
         return [(path, text)]
-    return [
-        (Path(f"{path}#{slug or f'{path.stem}-{index}'}"), part) for index, (slug, part) in enumerate(parts, 1)
-    ]
+    return [(Path(f"{path}#{slug or f'{path.stem}-{index}'}"), part) for index, (slug, part) in enumerate(parts, 1)]
 
 
 def _read(path: Path) -> str:

@@ -8,7 +8,13 @@ PostgreSQL whose statistics lagged a load.
 
   register=<slug>            (repeatable)
   revision=<YYYY-MM-DD>  rev_mode=exists|introduced|removed|absent|unknown
+                         (introduced: absent in the revision before, exists in this one)
+  vs_revision=<YYYY-MM-DD>  with revision: rows whose state differs between the two (the mode is
+                         then not used); both states must be stated
   host=<host key>        host_mode=mentioned|has|partial|lacks
+  vs_host=<host key>     with host: rows where the two hosts' stated states differ
+  vs_all=1               a comparison also lists rows where one side is not stated (a host only
+                         mentioned or not named, a revision unknown)
   label=<label text>     status=yes|partial|no|na|acc
   value=high|med|low|negative   effort=S|M|L|XL   risk=low|med|high
   cite=drifted|moved|unverified  (rows with any such citation)
@@ -30,6 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from urllib.parse import urlencode
 
 from . import vocabulary as vocab
+from .rowcompare import host_sides, introduced_in, removed_in, revision_sides
 from .rowfacts import RowFacts
 
 REV_MODES = ("exists", "introduced", "removed", "absent", "unknown")
@@ -73,8 +80,11 @@ class RowFilter:
     registers: tuple[str, ...] = ()
     revision: str = ""
     rev_mode: str = "exists"
+    vs_revision: str = ""
     host: str = ""
     host_mode: str = "mentioned"
+    vs_host: str = ""
+    vs_all: str = ""
     label: str = ""
     status: str = ""
     value: str = ""
@@ -110,10 +120,16 @@ class RowFilter:
             pairs.append(("revision", self.revision))
             if self.rev_mode != "exists":
                 pairs.append(("rev_mode", self.rev_mode))
+            if self.vs_revision:
+                pairs.append(("vs_revision", self.vs_revision))
         if self.host:
             pairs.append(("host", self.host))
             if self.host_mode != "mentioned":
                 pairs.append(("host_mode", self.host_mode))
+            if self.vs_host:
+                pairs.append(("vs_host", self.vs_host))
+        if self.vs_all and (self.compares_hosts or self.compares_revisions):
+            pairs.append(("vs_all", self.vs_all))
         for name in ("label", "status", "value", "effort", "risk", "cite", "changed_since", "evidence", "q"):
             value = getattr(self, name)
             if value:
@@ -125,12 +141,28 @@ class RowFilter:
         encoded = urlencode(state.params())
         return f"?{encoded}" if encoded else "?"
 
+    @property
+    def compares_revisions(self) -> bool:
+        return bool(self.revision and self.vs_revision)
+
+    @property
+    def compares_hosts(self) -> bool:
+        return bool(self.host and self.vs_host)
+
     def facet_active(self, name: str) -> bool:
         return bool(self.registers if name == "register" else getattr(self, name))
 
 
 #: Every query parameter but `register` (repeatable), in the order a URL lists them.
 SINGLE_PARAMETERS = tuple(f.name for f in fields(RowFilter) if f.name not in ("registers", "ignored"))
+
+
+def _versus(value: str, main: str, name: str, ignored: list[str]) -> str:
+    """The second side of a comparison: only with a first side, and never the same one."""
+    if value and (not main or value == main):
+        ignored.append(f"{name}={value}")
+        return ""
+    return value
 
 
 def parse(query) -> RowFilter:
@@ -146,12 +178,20 @@ def parse(query) -> RowFilter:
             return default
         return value
 
+    registers = tuple(dict.fromkeys(slug.strip() for slug in query.getlist("register") if slug.strip()))[:50]
+    revision = pick("revision", vocab.REVISIONS)
+    rev_mode = pick("rev_mode", REV_MODES, "exists")
+    vs_revision = _versus(pick("vs_revision", vocab.REVISIONS), revision, "vs_revision", ignored)
+    host = pick("host", vocab.HOSTS)
     return RowFilter(
-        registers=tuple(dict.fromkeys(slug.strip() for slug in query.getlist("register") if slug.strip()))[:50],
-        revision=pick("revision", vocab.REVISIONS),
-        rev_mode=pick("rev_mode", REV_MODES, "exists"),
-        host=pick("host", vocab.HOSTS),
+        registers=registers,
+        revision=revision,
+        rev_mode=rev_mode,
+        vs_revision=vs_revision,
+        host=host,
         host_mode=pick("host_mode", HOST_MODES, "mentioned"),
+        vs_host=_versus(pick("vs_host", vocab.HOSTS), host, "vs_host", ignored),
+        vs_all=pick("vs_all", ("1",)),
         label=query.get("label", "").strip()[:200],
         status=pick("status", STATUS_CHOICES),
         value=pick("value", VALUE_CHOICES),
@@ -182,11 +222,15 @@ def text_matches(facts: RowFacts, words: list[str]) -> bool:
     return all(word in facts.search_text for word in words)
 
 
-def revision_matches(facts: RowFacts, revision: str, mode: str) -> bool:
+def revision_matches(facts: RowFacts, revision: str, mode: str, versus: str = "", vs_all: str = "") -> bool:
+    if versus:
+        return revision_sides(facts, revision, versus, stated_only=not vs_all) is not None
+    # Read off the row's own strip, not the register's `<revision> has` label: a label can name a
+    # revision the strip says the feature already existed before (CT-07).
     if mode == "introduced":
-        return facts.introduced == revision
+        return introduced_in(facts, revision)
     if mode == "removed":
-        return revision in (facts.removed, facts.deprecated)
+        return removed_in(facts, revision)
     state = facts.support.get(revision)
     if mode == "absent":
         return state == vocab.ABSENT
@@ -196,7 +240,9 @@ def revision_matches(facts: RowFacts, revision: str, mode: str) -> bool:
     return state in (vocab.EXISTS, vocab.DEPRECATED)
 
 
-def host_matches(facts: RowFacts, host: str, mode: str) -> bool:
+def host_matches(facts: RowFacts, host: str, mode: str, versus: str = "", vs_all: str = "") -> bool:
+    if versus:
+        return host_sides(facts, host, versus, stated_only=not vs_all) is not None
     state = facts.hosts.get(host)
     if mode == "mentioned":
         return state is not None
@@ -208,9 +254,9 @@ def facet_matches(facts: RowFacts, f: RowFilter, name: str) -> bool:
     if name == "register":
         return facts.register in f.registers
     if name == "revision":
-        return revision_matches(facts, f.revision, f.rev_mode)
+        return revision_matches(facts, f.revision, f.rev_mode, f.vs_revision, f.vs_all)
     if name == "host":
-        return host_matches(facts, f.host, f.host_mode)
+        return host_matches(facts, f.host, f.host_mode, f.vs_host, f.vs_all)
     if name == "label":
         return f.label in facts.labels
     if name == "cite":
@@ -292,7 +338,11 @@ def facet_options(
         FacetOption(
             rev,
             rev,
-            sum(1 for facts in rows["revision"] if revision_matches(facts, rev, f.rev_mode)),
+            sum(
+                1
+                for facts in rows["revision"]
+                if rev != f.vs_revision and revision_matches(facts, rev, f.rev_mode, f.vs_revision, f.vs_all)
+            ),
             rev == f.revision,
         )
         for rev in vocab.REVISIONS
@@ -301,7 +351,11 @@ def facet_options(
         FacetOption(
             host,
             vocab.HOST_NAMES[host],
-            sum(1 for facts in rows["host"] if host_matches(facts, host, f.host_mode)),
+            sum(
+                1
+                for facts in rows["host"]
+                if host != f.vs_host and host_matches(facts, host, f.host_mode, f.vs_host, f.vs_all)
+            ),
             host == f.host,
         )
         for host in vocab.HOSTS

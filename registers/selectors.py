@@ -19,7 +19,7 @@ from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.http import page_or_404
 
-from . import filters, history
+from . import filters, history, rowcompare
 from . import vocabulary as vocab
 from .models import Citation, Register, Row
 
@@ -42,15 +42,35 @@ class RowsPage:
     def context(self) -> dict:
         subject = status_subject()
         column_subject = subject if subject != MIXED_SUBJECTS else "subject"
+        compared = self.comparisons(subject)
         return {
+            "comparisons": compared,
+            "compare_links": {
+                "all": self.filtered.filter.querystring(vs_all="1"),
+                "stated": self.filtered.filter.querystring(vs_all=""),
+            },
             "hosts": [(host, vocab.host_name(host, column_subject)) for host in vocab.HOSTS],
             "filter": self.filtered.filter,
-            "filter_fields": filters.filter_fields(self.filtered.filter, _named_subject(self.filtered.facets(), subject)),
-            "matrix_columns": 1 + len(vocab.REVISIONS) + len(vocab.HOSTS),
+            "filter_fields": filters.filter_fields(
+                self.filtered.filter, _named_subject(self.filtered.facets(), subject)
+            ),
+            "matrix_columns": 1 + len(compared) + len(vocab.REVISIONS) + len(vocab.HOSTS),
             "export_formats": EXPORT_FORMATS,
             "page": self.page,
             "status_subject": subject,
         }
+
+    def comparisons(self, subject: str) -> list[rowcompare.Comparison]:
+        """The two hosts or revisions the filter compares, with each page row's two states set on
+        it as `compared` (read from the facts the filter already holds: no query)."""
+        f = self.filtered.filter
+        names = {host: vocab.host_name(host, subject if subject != MIXED_SUBJECTS else "") for host in vocab.HOSTS}
+        found = rowcompare.comparisons(f.revision, f.vs_revision, f.host, f.vs_host, names, stated_only=not f.vs_all)
+        if found:
+            facts = {one.pk: one for one in self.filtered.evaluation.selected}
+            for row in self.page.object_list:
+                row.compared = [(one, one.sides(facts[row.pk])) for one in found if row.pk in facts]
+        return found
 
 
 def status_subject() -> str:
@@ -66,9 +86,7 @@ MIXED_SUBJECTS = "each register's subject"
 def _named_subject(facets: dict, subject: str) -> dict:
     """The host facet with the subject host under the name the registers give it."""
     name = subject if subject != MIXED_SUBJECTS else "the subject proxy"
-    facets["host"] = [
-        replace(option, label=vocab.host_name(option.value, name)) for option in facets.get("host", [])
-    ]
+    facets["host"] = [replace(option, label=vocab.host_name(option.value, name)) for option in facets.get("host", [])]
     return facets
 
 

@@ -175,3 +175,37 @@ def test_a_phone_with_a_full_register_set_sees_rows_on_its_first_screen(browser,
         assert page.locator("#f-register").is_visible(), "a desktop shows the filters open"
     finally:
         desktop.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_compare_two_hosts_then_two_revisions_from_the_filters(browser, live_server, size):
+    """Issue 37, item 2: pick two hosts, then two revisions, in the filter bar; the address bar is
+    the permalink, and the compared column says both states."""
+    from registers.loader import load_registers
+    from tests.conftest import SHIPPED
+
+    load_registers([SHIPPED])
+    width, height = size
+    context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto("/")
+        summary = page.locator("details.filter-panel > summary")
+        if summary.is_visible():
+            summary.click()
+        page.select_option("#f-host", "opencode-v1")
+        page.wait_for_url(lambda url: "host=opencode-v1" in url)
+        page.select_option("#f-vs_host", "opencode-v2")
+        page.wait_for_url(lambda url: "vs_host=opencode-v2" in url)
+        page.wait_for_selector("#compared-hosts")
+        cells = page.locator("td.compared").all_inner_texts()
+        assert cells, "rows where the two opencode versions differ"
+        assert all(" · " in cell for cell in cells)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.goto("/matrix/?revision=2025-03-26&vs_revision=2025-06-18")
+        assert "(added)" in page.locator("td.compared").first.inner_text()
+        assert page.locator("#f-vs_revision").input_value() == "2025-06-18"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
+from registers.rowcompare import Side, revision_sides
 from registers.rowfacts import RowFacts, citation_state, facts_document
 from registers.rowfilter import evaluate, facet_options, parse, select
 
@@ -72,7 +73,10 @@ def test_revision_modes():
     assert pks("revision=2024-11-05&rev_mode=absent") == [2], "unknown is never absent"
     assert pks("revision=2025-03-26&rev_mode=introduced") == [2]
     assert pks("revision=2025-11-25&rev_mode=removed") == [2]
-    assert pks("revision=2025-06-18&rev_mode=removed") == [3]
+    # Row 3's label says 2025-06-18 removes it, but its strip does not state 2025-03-26: a removal
+    # needs the revision before to be stated (the label alone made CT-07 "introduced" too late).
+    assert pks("revision=2025-06-18&rev_mode=removed") == []
+    assert pks("revision=2025-06-18&rev_mode=introduced") == []
 
 
 def test_host_modes():
@@ -134,7 +138,8 @@ def test_revision_counts_follow_the_mode():
         "2025-11-25": 1,
         "2026-07-28": 1,
     }
-    assert counts("rev_mode=removed")["revision"]["2025-06-18"] == 1
+    assert counts("rev_mode=removed")["revision"]["2025-06-18"] == 0
+    assert counts("rev_mode=removed")["revision"]["2025-11-25"] == 1
     assert counts("rev_mode=introduced")["revision"]["2025-03-26"] == 1
 
 
@@ -205,7 +210,7 @@ def options(query: str) -> dict[str, list[tuple[str, str, bool]]]:
 
 def test_every_facet_option_has_its_label_and_marks_only_what_is_selected():
     query = (
-        "register=beta&revision=2025-06-18&rev_mode=removed&host=lootbox&label=2025-06-18+removes&status=partial"
+        "register=beta&revision=2025-06-18&rev_mode=absent&host=lootbox&label=2025-06-18+removes&status=partial"
         "&value=med&effort=S&risk=med&cite=moved&changed_since=1"
     )
     found = options(query)
@@ -246,3 +251,37 @@ def test_labels_are_ordered_by_count_then_text_and_a_chosen_label_no_row_has_is_
         ("opencode v1 has", 2, False),
     ]
     assert all(not o.selected for o in labelled[1:])
+
+
+def test_two_hosts_list_only_rows_where_both_are_stated_and_differ():
+    compared = [
+        RowFacts(1, "a", hosts={"opencode-v1": "has", "cloudflare": "lacks"}),
+        RowFacts(2, "a", hosts={"opencode-v1": "has", "cloudflare": "has"}),
+        RowFacts(3, "a", hosts={"opencode-v1": "has"}),  # Cloudflare never stated: not a difference
+        RowFacts(4, "a", hosts={"opencode-v1": "mentioned", "cloudflare": "lacks"}),
+        RowFacts(5, "a", hosts={"opencode-v1": "partial", "cloudflare": "has"}),
+    ]
+    f = parse(QueryDict("host=opencode-v1&vs_host=cloudflare"))
+    assert select(compared, f) == [1, 5]
+    assert f.params() == [("host", "opencode-v1"), ("vs_host", "cloudflare")]
+    found = facet_options(evaluate(compared, f), f, [])
+    assert {o.value: o.count for o in found["host"]}["cloudflare"] == 0, "a host never differs from itself"
+    assert parse(QueryDict("vs_host=cloudflare")).ignored == ("vs_host=cloudflare",), "no first side"
+
+
+def test_two_revisions_list_rows_whose_stated_state_differs_with_the_direction():
+    compared = [
+        RowFacts(1, "a", support=support(A, E, E, E, E)),
+        RowFacts(2, "a", support=support(E, E, A, A, A)),
+        RowFacts(3, "a", support=support(U, U, E, E, E)),  # 2025-03-26 unknown: not a difference
+        RowFacts(4, "a", support=support(E, E, E, D, D)),
+        RowFacts(5, "a", support=support(E, E, E, E, E)),
+    ]
+    f = parse(QueryDict("revision=2024-11-05&vs_revision=2025-06-18"))
+    assert select(compared, f) == [1, 2]
+    assert revision_sides(compared[0], "2024-11-05", "2025-06-18") == Side("absent", "exists", "added")
+    assert revision_sides(compared[0], "2025-06-18", "2024-11-05") == Side("exists", "absent", "added")
+    assert revision_sides(compared[3], "2025-06-18", "2026-07-28").word == "deprecated"
+    assert select(compared, parse(QueryDict("revision=2025-03-26&rev_mode=introduced"))) == [1]
+    assert select(compared, parse(QueryDict("revision=2025-06-18&rev_mode=introduced"))) == [], "U, U, E: not stated"
+    assert select(compared, parse(QueryDict("revision=2024-11-05&rev_mode=introduced"))) == [2, 4, 5]

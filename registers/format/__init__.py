@@ -20,9 +20,9 @@ __all__ = [
     "classify_label",
     "looks_like_register",
     "parse_register",
+    "register_parts",
     "register_text",
     "registers_text",
     "slug_from_path",
     "split_registers",
-    "register_parts",
 ]

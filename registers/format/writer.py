@@ -91,7 +91,10 @@ def register_parts(text: str) -> list[tuple[str | None, str]]:
         return [(None, text)]
     bounds = [0, *(m for s in separators for m in (s.start(), s.end())), len(text)]
     slugs = [separators[0].group("before"), *(s.group("after") for s in separators)]
-    return [_part(text, start, end, slug) for (start, end), slug in zip(zip(bounds[::2], bounds[1::2]), slugs)]
+    return [
+        _part(text, start, end, slug)
+        for (start, end), slug in zip(zip(bounds[::2], bounds[1::2], strict=True), slugs, strict=True)
+    ]
 
 
 def _part(text: str, start: int, end: int, slug: str | None) -> tuple[str | None, str]:
