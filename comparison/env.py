@@ -30,6 +30,12 @@ CSRF_TRUSTED_ORIGINS = listing("MCP_COMPARE_CSRF_TRUSTED_ORIGINS", "")
 #: The dashboard's address as its users reach it (https://compare.example.org): an export's links
 #: point there. Empty: the address the export was downloaded from.
 BASE_URL = text("MCP_COMPARE_BASE_URL", "")
+#: Served to users over HTTPS by a reverse proxy that terminates TLS and sets X-Forwarded-Proto:
+#: cookies are then sent over HTTPS only, requests the proxy marks https are secure, and plain
+#: HTTP is redirected (see docs/team.md).
+BEHIND_TLS = flag("MCP_COMPARE_BEHIND_TLS", False)
+#: Strict-Transport-Security max-age in seconds when BEHIND_TLS (0: no header).
+HSTS_SECONDS = int(text("MCP_COMPARE_HSTS_SECONDS", "0") or 0)
 #: SQLite in the project folder unless DATABASE_URL names another database (e.g. PostgreSQL).
 DATABASE_URL = text("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 REGISTER_DIRS = listing("MCP_COMPARE_REGISTER_DIRS", str(BASE_DIR / "registers" / "data"))

@@ -18,6 +18,15 @@ SECRET_KEY = env.SECRET_KEY or get_random_secret_key()
 ALLOWED_HOSTS = env.ALLOWED_HOSTS
 CSRF_TRUSTED_ORIGINS = env.CSRF_TRUSTED_ORIGINS
 BASE_URL = env.BASE_URL
+if env.BEHIND_TLS:
+    # The proxy in front speaks TLS to users and plain HTTP to gunicorn on loopback; it alone sets
+    # X-Forwarded-Proto (it must overwrite what a client sends), so Django believes it.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    # /healthz is checked by load balancers over plain HTTP on the private side.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env.HSTS_SECONDS
 
 INSTALLED_APPS = [
     "django.contrib.admin",

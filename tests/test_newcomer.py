@@ -118,8 +118,10 @@ def test_row_13_the_first_screen_says_whose_status_explains_its_columns_and_fold
         "register",
         "revision",
         "rev_mode",
+        "vs_revision",
         "host",
         "host_mode",
+        "vs_host",
         "evidence",
     ]
     assert "f-status" in folded

@@ -126,3 +126,27 @@ def test_the_html_export_lays_out_at_a_phones_width(client, loaded):
 
     html = body(client.get("/export.html?register=prompts"))
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+def test_behind_tls_the_settings_a_reverse_proxy_needs_are_on(tmp_path):
+    from tests.processes import manage
+
+    env = {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'tls.sqlite3'}",
+        "MCP_COMPARE_BEHIND_TLS": "1",
+        "MCP_COMPARE_HSTS_SECONDS": "31536000",
+        "MCP_COMPARE_SECRET_KEY": "x" * 60,
+        "MCP_COMPARE_ALLOWED_HOSTS": "compare.example.org",
+    }
+    script = (
+        "from django.conf import settings as s; from django.test import Client;"
+        "print(s.SECURE_PROXY_SSL_HEADER, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS);"
+        "c = Client(HTTP_HOST='compare.example.org');"
+        "print(c.get('/playground/').status_code, c.get('/playground/').get('Location'));"
+        "r = c.get('/playground/', HTTP_X_FORWARDED_PROTO='https');"
+        "print(r.status_code, r.get('Strict-Transport-Security'))"
+    )
+    lines = [line for line in manage("shell", "-c", script, env=env).splitlines() if line and "imported" not in line]
+    assert lines[0] == "('HTTP_X_FORWARDED_PROTO', 'https') True True 31536000"
+    assert lines[1] == "301 https://compare.example.org/playground/"
+    assert lines[2] == "200 max-age=31536000"
