@@ -4,7 +4,6 @@ render; nothing here writes."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import reduce
@@ -17,6 +16,7 @@ from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 from . import charts, failures, lab_selectors, version_groups
 from .anchors import kinds
+from .latest_verdicts import LatestVerdicts
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
 from .probes.scenarios import suite
@@ -50,26 +50,6 @@ model_partings = lab_selectors.model_partings
 def latest_audit_run_id() -> int | None:
     """The newest run that scored failures (DPCTER), for the failure-gap rows to link to."""
     return ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
-
-
-class LatestVerdicts:
-    """The verdicts of the latest ended run of every target, each with the anchors its scenario
-    exercises; a row's verdicts are those of the cells that meet its anchors."""
-
-    def __init__(self, cells: list[tuple[set[str], str]], targets: list[str] | None = None):
-        self.labels = [label for _, label in cells]
-        self.targets = targets or [""] * len(cells)
-        self.index = kinds.AnchorIndex(anchors for anchors, _ in cells)
-
-    def for_row(self, anchors: Iterable[str]) -> Counter:
-        return Counter(self.labels[i] for i in self.index.meeting(anchors))
-
-    def by_target(self, anchors: Iterable[str]) -> dict[str, dict[str, int]]:
-        """{target name: {verdict: cells}}: an export never adds up verdicts of different proxies."""
-        found: dict[str, Counter] = {}
-        for i in self.index.meeting(anchors):
-            found.setdefault(self.targets[i], Counter())[self.labels[i]] += 1
-        return {target: dict(sorted(found[target].items())) for target in sorted(found)}
 
 
 def latest_probe_verdicts() -> LatestVerdicts:

@@ -224,6 +224,8 @@ CITATION_SOURCES = [
         # between 271ecc9 (2026-07-28) and it.
         "commit": "b0f60ba5409db7a6582440a7b473cc0398890f15",
         "web_url": GITHUB_BLOB.format(repo="modelcontextprotocol/modelcontextprotocol"),
+        # Byte-identical copies at that commit (comparison/data/README.md): verified offline.
+        "shipped": str(BASE_DIR / "comparison" / "data" / "spec"),
     },
     {
         "key": "opencode-v1",

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .rowfilter import FacetOption, RowFilter
+from .facetcounts import FacetOption
+from .rowfilter import RowFilter
 
 REV_MODE_TEXT = {
     "exists": "exists in",
@@ -31,7 +32,6 @@ class FilterField:
     #: The second side of a comparison (rows where this facet's value and that one differ).
     versus_name: str = ""
     versus: str = ""
-    versus_options: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def active(self) -> bool:
@@ -55,7 +55,6 @@ def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[Fi
             common=True,
             versus_name="vs_revision",
             versus=f.vs_revision,
-            versus_options=[(option.value, option.label) for option in counts["revision"]],
         ),
         FilterField(
             "host",
@@ -68,7 +67,6 @@ def filter_fields(f: RowFilter, counts: dict[str, list[FacetOption]]) -> list[Fi
             common=True,
             versus_name="vs_host",
             versus=f.vs_host,
-            versus_options=[(option.value, option.label) for option in counts["host"]],
         ),
         FilterField("evidence", "Evidence", "Any evidence", counts["evidence"], common=True),
         FilterField("label", "Label", "Any label", counts["label"]),

@@ -15,6 +15,7 @@ from comparison import evidence_selectors
 from comparison.evidence import row_verdict
 
 from .disagreement_items import Disagreement, disagreements_of
+from .facetcounts import FacetOption, facet_options
 from .filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
 from .models import Register, Row
 from .pagecache import data_version
@@ -28,10 +29,8 @@ from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary call
     STATUS_CHOICES,
     VALUE_CHOICES,
     Evaluation,
-    FacetOption,
     RowFilter,
     evaluate,
-    facet_options,
     parse,
 )
 

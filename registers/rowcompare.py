@@ -52,12 +52,16 @@ def introduced_in(facts: RowFacts, revision: str) -> bool:
 
 
 def removed_in(facts: RowFacts, revision: str) -> bool:
-    """Absent in `revision` while present in the one before, or deprecated there while it existed."""
+    """Absent in `revision` while present in the one before, or deprecated in it while not
+    deprecated in the one before (a feature may arrive deprecated); the revision before must be
+    stated."""
     before = previous_revision(revision)
     if before is None:
         return False
-    was, now = facts.support.get(before), facts.support.get(revision)
-    return (was in PRESENT and now == vocab.ABSENT) or (was == vocab.EXISTS and now == vocab.DEPRECATED)
+    was, now = facts.support.get(before, vocab.UNKNOWN), facts.support.get(revision)
+    if was == vocab.UNKNOWN:
+        return False
+    return (was in PRESENT and now == vocab.ABSENT) or (now == vocab.DEPRECATED and was != vocab.DEPRECATED)
 
 
 NOT_MENTIONED = "not mentioned"

@@ -41,6 +41,9 @@ class SourceRoot:
     web_url: str = ""
     enabled: bool = True
     notes: str = ""
+    #: A folder the project ships with byte-identical copies of this root's files at `commit`
+    #: (the spec's schemas and pages): read when no clone is synced, so a fresh install verifies.
+    shipped: str = ""
 
     def matches(self, path: str) -> str | None:
         """The prefix of this root that `path` starts with (longest first), or None."""
@@ -226,6 +229,31 @@ class GitSource:
             self.close()
             raise SourceError(f"git cat-file in {self.git_dir} ended early")
         return chunk
+
+
+class ShippedSource:
+    """The files a root ships with the project, at its pinned commit only. A file it does not ship
+    is not said to be missing (the repository may hold it): reading it raises SourceError."""
+
+    def __init__(self, folder: Path, pinned: str, max_bytes: int = MAX_FILE_BYTES):
+        self.folder, self.pinned, self.max_bytes = folder, pinned, max_bytes
+
+    def resolve(self, commit: str) -> str:
+        if commit and not self.pinned.startswith(commit):
+            raise SourceError(f"the shipped copy holds {self.pinned[:12]} only; sync the repository to read {commit}")
+        return self.pinned
+
+    def read(self, commit: str, path: str) -> str | None:
+        self.resolve(commit)
+        file = self.folder / safe_repo_path(path)
+        if not file.is_file():
+            raise SourceError(f"{path} is not among the files shipped at {self.pinned[:12]}; run sync_sources")
+        if file.stat().st_size > self.max_bytes:
+            raise SourceError(f"{path} is over the {self.max_bytes}-byte cap")
+        return file.read_text(encoding="utf-8", errors="replace")
+
+    def close(self) -> None:
+        return None
 
 
 def local_git_dir(root: SourceRoot, cache_dir: Path) -> Path | None:

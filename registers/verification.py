@@ -15,7 +15,7 @@ from . import excerpts, facts, quotes
 from .bulkwrite import update_many
 from .models import Citation
 from .models import SourceRoot as SourceRootModel
-from .sources import GitSource, SourceError, SourceRoot, local_git_dir, root_for
+from .sources import GitSource, ShippedSource, SourceError, SourceRoot, local_git_dir, root_for
 
 FILE_KINDS_EXCLUDED = ("url", "wire")
 
@@ -29,6 +29,7 @@ def effective_roots() -> list[SourceRoot]:
     """Settings defaults, overlaid by admin rows with the same key (admin rows may add keys)."""
     roots: dict[str, SourceRoot] = {root.key: root for root in settings_roots()}
     for row in SourceRootModel.objects.all():
+        shipped = roots[row.key].shipped if row.key in roots and roots[row.key].commit == row.commit else ""
         roots[row.key] = _root(
             {
                 "key": row.key,
@@ -40,6 +41,7 @@ def effective_roots() -> list[SourceRoot]:
                 "web_url": row.web_url,
                 "enabled": row.enabled,
                 "notes": row.notes,
+                "shipped": shipped,
             }
         )
     return list(roots.values())
@@ -56,6 +58,7 @@ def _root(entry: dict) -> SourceRoot:
         web_url=entry.get("web_url", ""),
         enabled=entry.get("enabled", True),
         notes=entry.get("notes", ""),
+        shipped=entry.get("shipped", ""),
     )
 
 
@@ -132,7 +135,7 @@ class Verifier:
         self.overrides = overrides or {}
         self.commit = commit
         self.cache = cache or cache_dir()
-        self.readers: dict[Path, GitSource] = {}
+        self.readers: dict[Path, GitSource | ShippedSource] = {}
         self.texts: dict[tuple[Path, str, str], quotes.SourceText] = {}
 
     def close(self) -> None:
@@ -151,10 +154,14 @@ class Verifier:
         if root.key == "subject" and not commit:
             commit = citation.row.register.subject_commit
         result = CitationCheck(citation, quotes.NO_SOURCE, root.key, repo_path, commit)
-        if git_dir is None:
+        if git_dir is None and root.shipped and Path(root.shipped).is_dir():
+            git_dir = Path(root.shipped)
+            reader = self.readers.setdefault(git_dir, ShippedSource(git_dir, root.commit))
+        elif git_dir is None:
             result.detail = f"source {root.key!r} is not synced (run manage.py sync_sources)"
             return result
-        reader = self.readers.setdefault(git_dir, GitSource(git_dir))
+        else:
+            reader = self.readers.setdefault(git_dir, GitSource(git_dir))
         try:
             result.commit = reader.resolve(commit)
             text = reader.read(commit, repo_path)

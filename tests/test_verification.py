@@ -308,3 +308,49 @@ def test_a_stored_excerpt_renders_escaped_and_a_malformed_one_renders_nothing():
         {"first": 1, "focus": [1, 1], "lines": []},
     ):
         assert excerpts.render("x.py", broken) == ""
+
+
+def test_a_fresh_install_verifies_every_spec_citation_offline_and_keeps_the_verdicts(db, settings, tmp_path):
+    """Issue 37, stumble 3: with nothing synced, citations stayed "never verified". The spec's
+    cited files ship at the pinned commit (comparison/data/spec), so the verdicts are there."""
+    settings.SOURCE_CACHE_DIR = str(tmp_path / "empty-cache")
+    load_registers([SHIPPED])
+    run()
+    spec = Citation.objects.filter(source_key="spec")
+    counts = {}
+    for verdict in spec.values_list("verdict", flat=True):
+        counts[verdict] = counts.get(verdict, 0) + 1
+    assert counts == {"exact": 170, "no quote": 27, "moved": 2}
+    assert {c.verified_commit for c in spec} == {"b0f60ba5409db7a6582440a7b473cc0398890f15"}
+    others = Citation.objects.exclude(source_key="spec").exclude(kind__in=["url", "wire"]).exclude(path="")
+    assert set(others.values_list("verdict", flat=True)) == {"no source"}, "nothing else is shipped"
+    page = Client().get("/registers/prompts/PRM-01/").content.decode()
+    assert "never verified" not in page
+    assert '<span class="verdict verdict-exact">exact</span>' in page
+
+
+def test_the_shipped_copy_answers_only_for_its_commit_and_its_files(tmp_path):
+    from registers.sources import ShippedSource, SourceError
+
+    folder = tmp_path / "spec"
+    (folder / "schema" / "x").mkdir(parents=True)
+    (folder / "schema" / "x" / "schema.ts").write_text("line one\n", encoding="utf-8")
+    shipped = ShippedSource(folder, "b0f60ba5409db7a6582440a7b473cc0398890f15")
+    assert shipped.read("b0f60ba", "schema/x/schema.ts") == "line one\n"
+    with pytest.raises(SourceError, match="shipped copy holds b0f60ba5409d only"):
+        shipped.read("deadbeef", "schema/x/schema.ts")
+    with pytest.raises(SourceError, match="not among the files shipped"):
+        shipped.read("", "seps/1.md")
+    with pytest.raises(SourceError, match="unsafe path"):
+        shipped.read("", "../etc/passwd")
+
+
+def test_verify_citations_with_a_source_at_the_pinned_commit_keeps_what_it_verifies(subject_repo, tmp_path):
+    repo, _ = subject_repo
+    clone = tmp_path / "elsewhere.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(clone)], check=True, timeout=60)
+    SourceRoot.objects.filter(key="subject").update(repository=str(tmp_path / "nowhere"))
+    run("--source", f"subject={clone}", "--row", "TT-01")
+    saved = Row.objects.get(row_id="TT-01").citations.get(path="internal/app/server.go", line_start=4)
+    assert saved.verdict in ("exact", "moved", "drifted")
+    assert saved.verified_commit

@@ -41,8 +41,11 @@ class Command(BaseCommand):
             citations = citations.filter(row__register__slug__in=options["register"])
         if options["row"]:
             citations = citations.filter(row__row_id__in=options["row"])
-        # A re-check against another commit or another directory is a question, not a new verdict.
-        save = not (options["no_save"] or options["commit"] or overrides)
+        # A re-check at another commit is a question, not a new verdict; a directory read at the
+        # pinned commit (`--source spec=/clone`) verifies, and what it verifies is kept.
+        pinned = {root.key: root.commit for root in roots}
+        elsewhere = [key for key, o in overrides.items() if o.commit and not pinned.get(key, "").startswith(o.commit)]
+        save = not (options["no_save"] or options["commit"] or elsewhere)
         started = time.perf_counter()
         verifier = Verifier(roots, overrides=overrides, commit=options["commit"])
         checks = verify(citations, verifier=verifier, save=save, progress=self._progress())
