@@ -1,10 +1,12 @@
 """The dashboard under a team's load: the server as scripts/start.sh runs it (scripts/serve.sh), on
 PostgreSQL, with the shipped registers and a 511-row set of the real format loaded; 50 clients
 for 20 s over 55 distinct filtered row-list and matrix URLs, first with the page cache empty, then warm.
-Prints requests per second, p50/p95/p99, errors and the database connections the server holds.
+Prints requests per second, p50/p95/p99, errors and the database connections the server holds,
+for visitors and for logged-in users (each client a user of its own, with a session cookie):
+logged-in users' listing pages share one cached copy with their own navigation put back.
 
     DATABASE_URL=postgres://user@127.0.0.1:5432/postgres .venv/bin/python bench/bench_http.py \
-        [--server gunicorn|uvicorn|runserver]
+        [--server gunicorn|uvicorn|runserver] [--who visitors|users|both]
 
 `runserver` is what scripts/start.sh ran before scripts/serve.sh existed: it measures the old
 set-up (run it in a checkout of an older commit to get the "before" numbers).
@@ -79,7 +81,9 @@ def connections(url: str) -> int:
         return row.fetchone()[0]
 
 
-async def client(port: int, paths: list[str], stop_at: float, latencies: list[float], errors: list[str]) -> None:
+async def client(
+    port: int, paths: list[str], stop_at: float, latencies: list[float], errors: list[str], cookie: str = ""
+) -> None:
     reader = writer = connection = None
     rng = random.Random(os.getpid() ^ id(latencies))
     while time.monotonic() < stop_at:
@@ -89,7 +93,8 @@ async def client(port: int, paths: list[str], stop_at: float, latencies: list[fl
         path = rng.choice(paths)
         started = time.perf_counter()
         try:
-            writer.write(connection.send(h11.Request(method="GET", target=path, headers=[("Host", "127.0.0.1")])))
+            headers = [("Host", "127.0.0.1")] + ([("Cookie", cookie)] if cookie else [])
+            writer.write(connection.send(h11.Request(method="GET", target=path, headers=headers)))
             writer.write(connection.send(h11.EndOfMessage()))
             status = 0
             while True:
@@ -117,12 +122,39 @@ async def client(port: int, paths: list[str], stop_at: float, latencies: list[fl
             writer = None
 
 
-async def load(port: int, paths: list[str], seconds: float, clients: int) -> tuple[list[float], list[str]]:
+async def load(
+    port: int, paths: list[str], seconds: float, clients: int, cookies: list[str] | None = None
+) -> tuple[list[float], list[str]]:
     latencies: list[float] = []
     errors: list[str] = []
     stop_at = time.monotonic() + seconds
-    await asyncio.gather(*(client(port, paths, stop_at, latencies, errors) for _ in range(clients)))
+    cookies = cookies or [""] * clients
+    await asyncio.gather(*(client(port, paths, stop_at, latencies, errors, cookies[i]) for i in range(clients)))
     return latencies, errors
+
+
+SESSIONS = """
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore
+for n in range({count}):
+    user, _ = User.objects.get_or_create(username=f"bench-{{n}}")
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    print("sessionid=" + session.session_key)
+"""
+
+
+def user_cookies(manage: list[str], env: dict, count: int) -> list[str]:
+    """A session cookie per client, each a user of its own (a team of `count`)."""
+    done = subprocess.run(
+        [*manage, "shell", "-c", SESSIONS.format(count=count)], cwd=PROJECT, env=env, check=True,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    return [line for line in done.stdout.splitlines() if line.startswith("sessionid=")]
 
 
 def report(label: str, latencies: list[float], errors: list[str], seconds: float, held: int) -> None:
@@ -132,11 +164,14 @@ def report(label: str, latencies: list[float], errors: list[str], seconds: float
         return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else 0.0
 
     print(
-        f"{label:28} {len(latencies) / seconds:7.1f} req/s  p50 {statistics.median(ordered) if ordered else 0:6.1f} ms"
+        f"{label:45} {len(latencies) / seconds:7.1f} req/s  p50 {statistics.median(ordered) if ordered else 0:6.1f} ms"
         f"  p95 {pct(0.95):6.1f} ms  p99 {pct(0.99):6.1f} ms  errors {len(errors)}  db connections {held}"
     )
     if errors:
         print("   first errors:", errors[:3])
+
+
+BUMP = "from registers.pagecache import bump_data_version; bump_data_version()"
 
 
 def main() -> None:
@@ -144,6 +179,7 @@ def main() -> None:
     parser.add_argument("--server", choices=("gunicorn", "uvicorn", "runserver"), default="gunicorn")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--who", choices=("visitors", "users", "both"), default="both")
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL", "")
     if not base.startswith(("postgres://", "postgresql://")):
@@ -197,9 +233,15 @@ def main() -> None:
                 f"{args.server}, {workers} workers, "
                 f"{args.clients} clients, {args.seconds:.0f} s, {len(paths)} distinct URLs"
             )
-            for label in ("cache empty at the start", "warm cache"):
-                latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients))
-                report(label, latencies, errors, args.seconds, connections(url))
+            audiences = [("visitors", None), ("logged-in users", user_cookies(manage, env, args.clients))]
+            for who, cookies in audiences:
+                if args.who != "both" and not who.endswith(args.who):
+                    continue
+                # A new data version empties the cache for each audience's first pass.
+                subprocess.run([*manage, "shell", "-c", BUMP], cwd=PROJECT, env=env, check=True, capture_output=True)
+                for label in ("cache empty at the start", "warm cache"):
+                    latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients, cookies))
+                    report(f"{who}, {label}", latencies, errors, args.seconds, connections(url))
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

@@ -5,7 +5,8 @@ what a page shows. A listing or register page for a visitor who is not logged in
 Django's cache (shared by the server's processes: a file cache by default, Redis when
 configured) under the version, the path, the query string and whether htmx asked for a
 fragment; every such page also carries an ETag from the same parts, so a reload is a 304.
-Logged-in users get ETags but no shared cache entries (their pages carry their name and token).
+Logged-in users get ETags, and on the listing pages one cached copy they all share, with each
+user's own navigation (their name, their CSRF token) put back per request.
 Keys and ETags carry the code's version too (a digest of the project's code, templates and static
 files): an upgrade that changes pages but not data served the old pages for up to a day.
 """
@@ -20,9 +21,11 @@ from functools import wraps
 from pathlib import Path
 
 import django
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseNotModified
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 
 from .models import DataVersion
@@ -73,8 +76,21 @@ def _digest(*parts: str) -> str:
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=12).hexdigest()
 
 
-def cached_page(view):
-    """Serve a GET view from the cache for visitors, and answer If-None-Match with 304."""
+#: Where the user's part of the navigation stands in a page cached for every logged-in user.
+USER_NAV_MARK = "<!--mcp-compare:user-nav-->"
+
+
+def user_nav(request) -> str:
+    return render_to_string("_user_nav.html", {"user": request.user}, request=request)
+
+
+def cached_page(view=None, *, users_share: bool = False):
+    """Serve a GET view from the cache for visitors, and answer If-None-Match with 304. With
+    `users_share` (pages whose content is the same for every user but the navigation: the row list
+    and the matrix), logged-in users share one cached copy too, with their own navigation put back
+    per request: without it a team's load was rendered anew for every request."""
+    if view is None:
+        return lambda inner: cached_page(inner, users_share=users_share)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
@@ -82,29 +98,43 @@ def cached_page(view):
             return view(request, *args, **kwargs)
         version = f"{code_version()[:8]}{data_version()}"
         fragment = "fragment" if request.headers.get("HX-Request") == "true" else "page"
-        visitor = not request.user.is_authenticated and "messages" not in request.COOKIES
+        # A page with a message for this user is this user's alone (len() leaves them unread).
+        plain = "messages" not in request.COOKIES and not len(get_messages(request))
+        visitor = plain and not request.user.is_authenticated
         who = "visitor" if visitor else f"user-{request.user.pk}"
         etag = f'W/"{version[:20]}-{_digest(request.get_full_path(), fragment, who)}"'
         if etag in request.headers.get("If-None-Match", ""):
             response = HttpResponseNotModified()
             response["ETag"] = etag
             return response
-        key = f"page:{version}:{_digest(request.get_full_path(), fragment)}" if visitor else None
+        shared = visitor or (plain and users_share)
+        audience = "visitor" if visitor else "users"
+        key = f"page:{version}:{_digest(request.get_full_path(), fragment, audience)}" if shared else None
         stored = cache.get(key) if key else None
         if stored is not None:
-            response = HttpResponse(stored["content"], status=200)
+            response = HttpResponse(_with_nav(request, stored["content"], audience), status=200)
             for name, value in stored["headers"].items():
                 response[name] = value
         else:
+            # Rendered with a mark where the user's navigation goes, so the copy kept is anyone's.
+            request.user_nav_mark = audience == "users"
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and not response.is_rendered:
                 response.render()
             if key and response.status_code == 200 and not response.streaming:
                 headers = {name: response[name] for name in KEPT_HEADERS if name in response}
                 cache.set(key, {"content": response.content, "headers": headers}, CACHE_SECONDS)
+            if request.user_nav_mark and not response.streaming:
+                response.content = _with_nav(request, response.content, audience)
         if response.status_code == 200:
             response["ETag"] = etag
             patch_vary_headers(response, ("HX-Request", "Cookie"))
         return response
 
     return wrapper
+
+
+def _with_nav(request, content: bytes, audience: str) -> bytes:
+    if audience != "users" or USER_NAV_MARK.encode() not in content:
+        return content
+    return content.replace(USER_NAV_MARK.encode(), user_nav(request).encode(), 1)

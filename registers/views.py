@@ -30,13 +30,13 @@ def _rows(request: HtmxHttpRequest, template: str) -> TemplateResponse:
 
 
 @require_GET
-@cached_page
+@cached_page(users_share=True)
 def row_list(request: HtmxHttpRequest) -> TemplateResponse:
     return _rows(request, "registers/row_list.html")
 
 
 @require_GET
-@cached_page
+@cached_page(users_share=True)
 def matrix(request: HtmxHttpRequest) -> TemplateResponse:
     return _rows(request, "registers/matrix.html")
 

@@ -3,6 +3,8 @@ with the page's ETag is a 304; logged-in users are never served a visitor's page
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -190,3 +192,32 @@ def test_the_code_version_follows_every_template_and_module(tmp_path):
     assert code_digest([tmp_path / "templates"]) == first
     page.write_text("<p>new</p>", encoding="utf-8")
     assert code_digest([tmp_path / "templates"]) != first
+
+
+def test_logged_in_users_share_one_listing_copy_each_with_their_own_navigation(loaded, page_cache, client):
+    """Issue 37, item 8: a team's logged-in load was rendered anew for every request."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    User.objects.create_user("alice", password="pw-alice-12345")
+    User.objects.create_user("bob", password="pw-bob-12345", is_staff=True)
+    alice, bob = Client(), Client(enforce_csrf_checks=True)
+    alice.login(username="alice", password="pw-alice-12345")
+    bob.login(username="bob", password="pw-bob-12345")
+    first = alice.get("/matrix/?risk=high").content.decode()
+    with CaptureQueriesContext(connection) as served:
+        second = bob.get("/matrix/?risk=high").content.decode()
+    assert "Log out alice" in first
+    assert "Log out bob" not in first
+    assert "Log out bob" in second
+    assert "Log out alice" not in second
+    assert 'href="/admin/"' in second
+    assert 'href="/admin/"' not in first
+    assert "mcp-compare:user-nav" not in first + second
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', second).group(1)
+    assert bob.post("/accounts/logout/", {"csrfmiddlewaretoken": token}).status_code == 302, "bob's own token"
+    render_queries = [q for q in served.captured_queries if "registers_row" in q["sql"]]
+    assert render_queries == [], "bob's page came from the copy alice's request made"
+    assert first.split("</header>")[1] == second.split("</header>")[1]
