@@ -62,6 +62,7 @@ def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
                 "results": results[run.pk],
                 "dpcter": dpcter_profile(results[run.pk]),
                 "conformance": run.conformance_results if run.conformance else None,
+                "identity": run.server_identity,
             }
             for run in ordered
         ]

@@ -160,6 +160,11 @@ def audit_csv(table: list[dict[str, Any]]) -> Iterator[str]:
 AUDIT_FORMAT_ID = "mcp-compare/audit/1"
 
 
+def _said(run: dict) -> str:
+    """What the target said it was in that run, when it said."""
+    return f" ({_md(run['identity'])})" if run.get("identity") else ""
+
+
 def audit_json(run_id: int, target: str, published_total: int, cells: list[dict[str, Any]]) -> str:
     """The DPCTER audit of one run as JSON: one cell per coordinate and consumer."""
     payload = {
@@ -184,7 +189,11 @@ def _score_text(score: dict[str, Any]) -> str:
 def comparison_markdown(data: dict[str, Any], host_names: dict[str, str]) -> str:
     """The comparison as Markdown: a summary table per run, then every cell."""
     runs = data["runs"]
-    lines = ["# Probe runs compared", "", "| | " + " | ".join(f"#{r['run']} {_md(r['target'])}" for r in runs) + " |"]
+    lines = [
+        "# Probe runs compared",
+        "",
+        "| | " + " | ".join(f"#{r['run']} {_md(r['target'])}{_said(r)}" for r in runs) + " |",
+    ]
     lines.append("|---|" + "---|" * len(runs))
     lines.append(_md_row("status", [r["status"] for r in runs]))
     for verdict in runs[0]["counts"] if runs else []:

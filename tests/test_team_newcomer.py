@@ -150,3 +150,21 @@ def test_behind_tls_the_settings_a_reverse_proxy_needs_are_on(tmp_path):
     assert lines[0] == "('HTTP_X_FORWARDED_PROTO', 'https') True True 31536000"
     assert lines[1] == "301 https://compare.example.org/playground/"
     assert lines[2] == "200 max-age=31536000"
+
+
+@pytest.mark.django_db
+def test_runs_compared_side_by_side_say_what_each_target_said_it_was(client):
+    from comparison.models import ProbeRun
+
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    ProbeRun.objects.filter(pk=second.pk).update(server_identity="mcp-compare-fixture 0.9.0")
+    query = f"run={first.pk}&run={second.pk}"
+    html = client.get(f"/probes/compare/?{query}").content.decode()
+    assert "said: mcp-compare-fixture 1.0.0" in html
+    assert "said: mcp-compare-fixture 0.9.0" in html
+    columns = client.get(f"/api/v1/compare/?{query}").json()["runs"]
+    assert [c["identity"] for c in columns] == ["mcp-compare-fixture 1.0.0", "mcp-compare-fixture 0.9.0"]
+    markdown = client.get(f"/probes/compare/?{query}&format=md").content.decode()
+    assert f"#{second.pk} {target.name} (mcp-compare-fixture 0.9.0)" in markdown

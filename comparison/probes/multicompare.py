@@ -29,6 +29,8 @@ class RunColumn:
     dpcter: list[dict[str, Any]] = field(default_factory=list)
     #: The run's conformance pass in one line ("" when the run did not ask for one).
     conformance: str = ""
+    #: What the target said it is in the run's first answer (serverInfo name and version).
+    identity: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -40,6 +42,7 @@ class RunColumn:
             "interop": self.score.as_dict(),
             "dpcter": self.dpcter,
             "conformance": self.conformance,
+            "identity": self.identity,
         }
 
 
@@ -125,7 +128,15 @@ def compare_runs(runs: list[dict[str, Any]]) -> Comparison:
         said = conformance.summary(rows, status).sentence() if suite else ""
         columns.append(
             RunColumn(
-                run["id"], run["target"], run["status"], run["created"], counts, score, run.get("dpcter", []), said
+                run["id"],
+                run["target"],
+                run["status"],
+                run["created"],
+                counts,
+                score,
+                run.get("dpcter", []),
+                said,
+                run.get("identity", ""),
             )
         )
         by_run.append({(r["scenario"], r["revision"]): r for r in results})
