@@ -3,7 +3,7 @@ from django.contrib import admin
 
 from registers.vocabulary import REVISIONS
 
-from . import scheduling
+from . import scheduling, token_admin  # noqa: F401 - registers the token admin
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes.scenarios import SUITES, suite
 from .probes.secrets import display_command, display_url

@@ -65,6 +65,7 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "conformance": _conformance(run),
         "real_hosts": run.real_hosts or None,
         "server_identity": run.server_identity,
+        "uploaded": run.uploaded,
         "page": run.get_absolute_url(),
     }
 

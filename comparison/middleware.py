@@ -48,6 +48,13 @@ class DatabaseTimeoutMiddleware:
         return response
 
 
+def _token_user(request):
+    from .token_models import ApiToken
+
+    scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
+    return ApiToken.user_for(secret.strip()) if scheme.lower() == "bearer" else None
+
+
 class BodySizeLimitMiddleware:
     """Refuses a request body over the caller's limit with 413 before anything reads it: a visitor
     who is not logged in may send MAX_BODY_ANONYMOUS bytes, a logged-in user MAX_BODY_AUTHENTICATED."""
@@ -58,7 +65,10 @@ class BodySizeLimitMiddleware:
     def __call__(self, request):
         length = request.META.get("CONTENT_LENGTH") or "0"
         size = int(length) if length.isascii() and length.isdigit() else 0
-        authenticated = request.user.is_authenticated
+        if size <= settings.MAX_BODY_ANONYMOUS:
+            return self.get_response(request)
+        # An API token counts as logged in (an uploaded run is bigger than a visitor's limit).
+        authenticated = request.user.is_authenticated or _token_user(request) is not None
         limit = settings.MAX_BODY_AUTHENTICATED if authenticated else settings.MAX_BODY_ANONYMOUS
         if size <= limit:
             return self.get_response(request)

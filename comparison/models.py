@@ -19,6 +19,7 @@ from .probes.launch import loopback_port
 from .probes.runner import TargetSpec
 from .probes.scenarios import SUITES
 from .probes.secrets import Redactor, command_secrets, display_command, display_url, url_secrets, url_userinfo
+from .token_models import ApiToken  # noqa: F401 - the same
 
 USERINFO_REFUSED = (
     "Credentials in the URL (user:password@…) would be shown wherever the URL is. Remove them and put the "
@@ -199,6 +200,9 @@ class ProbeRun(models.Model):
         default=False,
         help_text="Also run the real hosts: each installed host through the target and directly, and the opencode "
         "binary on every tool result.",
+    )
+    uploaded = models.BooleanField(
+        default=False, editable=False, help_text="Sent through the API from a run made elsewhere (`probe --json`)."
     )
     server_identity = models.CharField(
         max_length=200,

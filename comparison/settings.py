@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    # Only for its static files: the API's interactive docs come from the dashboard, not a CDN.
+    "ninja",
     "django_tasks_db",
     "registers",
     "comparison",

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import health, login_throttle, views
+from . import api_v1, health, login_throttle, views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,7 +14,7 @@ urlpatterns = [
     # A login page for every user (a prober need not be staff); staff still reach the admin.
     path("accounts/login/", login_throttle.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/v1/", include("comparison.api_urls")),
+    path("api/v1/", api_v1.api.urls),
     path("", include("comparison.app_urls")),
     path("", include("registers.urls")),
 ]

@@ -186,9 +186,16 @@ ENDPOINTS = {
     "lab_feature": "/api/v1/hosts/features/<feature>/",
     "compare_hosts": "/api/v1/hosts/compare/?a=<key>&b=<key>",
     "lab_observation": "/api/v1/hosts/observations/<id>/",
+    "openapi": "/api/v1/openapi.json",
+    "docs": "/api/v1/docs/",
+    "create_target": "POST /api/v1/targets/",
+    "edit_target": "PATCH /api/v1/targets/<id>/",
+    "start_run": "POST /api/v1/runs/",
+    "cancel_run": "POST /api/v1/runs/<id>/cancel/",
+    "upload_run": "POST /api/v1/runs/upload/?target=<name>",
 }
 
 
 @require_GET
 def index(request):
-    return api_json({"version": 1, "read_only": True, "endpoints": ENDPOINTS})
+    return api_json({"version": 1, "read_only": False, "endpoints": ENDPOINTS})

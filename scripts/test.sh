@@ -27,7 +27,7 @@ fi
 .venv/bin/lint-imports --no-cache >/dev/null || .venv/bin/lint-imports --no-cache
 .venv/bin/python manage.py makemigrations --check --dry-run >/dev/null
 # The manual, strictly: a dead link, a missing anchor or a page left out of the navigation fails.
-scripts/docs.sh >/dev/null
+docs_log="$(scripts/docs.sh 2>&1)" || { echo "$docs_log"; exit 1; }
 # A temporary folder of this run's own: pytest prunes its shared /tmp/pytest-of-<user> folders, so
 # another test session on the machine would otherwise delete this one's files mid-run.
 basetemp="$(mktemp -d /tmp/mcp-compare-tests.XXXXXX)"

@@ -1,0 +1,183 @@
+"""The JSON API, version 1, as one django-ninja API: the OpenAPI 3.1 document at
+`/api/v1/openapi.json` is generated from these operations and comparison.api_schemas, and the
+interactive docs at `/api/v1/docs/` are served from the project's own static files.
+
+Reads are the pages' data (the views in registers.api, comparison.api and comparison.lab_api
+answer them, cached like the pages). Writes (api_writes) take a per-user API token
+(`Authorization: Bearer mcpc_…`) or a logged-in session with its CSRF token, and the permissions
+the pages ask for."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from ninja import NinjaAPI, Query, Schema
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from pydantic import Field
+
+from registers import api as register_api
+
+from . import api as probe_api
+from . import api_schemas as out
+from . import api_writes, lab_api
+
+api = NinjaAPI(
+    title="mcp-compare",
+    version="1",
+    description=(
+        "How MCP differs across its revisions and hosts, row by row, and what a proxy does to it. "
+        "Reads need no account; writes take `Authorization: Bearer <API token>` (made in the admin) "
+        "or a logged-in session with its CSRF token."
+    ),
+    urls_namespace="api",
+    openapi_url="/openapi.json",
+    docs_url="/docs/",
+)
+ERRORS = {404: out.Error}
+
+
+def _error(request, message: str, status: int):
+    return api.create_response(request, {"error": message, "status": status}, status=status)
+
+
+@api.exception_handler(Http404)
+def _not_found(request, exc):
+    return _error(request, str(exc) or "Not found.", 404)
+
+
+@api.exception_handler(PermissionDenied)
+def _denied(request, exc):
+    return _error(request, str(exc) or "You do not have permission to do that.", 403)
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request, exc):
+    return _error(request, "Send an API token (`Authorization: Bearer …`) or log in.", 401)
+
+
+@api.exception_handler(HttpError)
+def _refused(request, exc):
+    return _error(request, str(exc), exc.status_code)
+
+
+@api.exception_handler(ValidationError)
+def _invalid(request, exc):
+    where = "; ".join(
+        f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg', 'invalid')}" for item in exc.errors
+    )
+    return _error(request, f"invalid request: {where}"[:2000], 422)
+
+
+class RowFilterQuery(Schema):
+    """The row list's filters (unknown values are dropped and listed under `ignored`)."""
+
+    registers: list[str] = Field(default_factory=list, alias="register")
+    revision: str = ""
+    rev_mode: str = ""
+    vs_revision: str = ""
+    host: str = ""
+    host_mode: str = ""
+    vs_host: str = ""
+    vs_all: str = ""
+    label: str = ""
+    status: str = ""
+    value: str = ""
+    effort: str = ""
+    risk: str = ""
+    cite: str = ""
+    changed_since: str = ""
+    evidence: str = ""
+    q: str = ""
+    page: str = ""
+
+
+@api.get("/", response=out.Index, url_name="index", tags=["index"], summary="The endpoints")
+def index(request):
+    return register_api.index(request)
+
+
+@api.get("/registers/", response=out.RegistersOut, url_name="registers", tags=["registers"])
+def registers(request):
+    return register_api.registers(request)
+
+
+@api.get("/registers/{slug}/", response={200: out.RegisterOut, **ERRORS}, url_name="register", tags=["registers"])
+def register(request, slug: str):
+    return register_api.register(request, slug)
+
+
+@api.get("/rows/", response={200: out.RowsOut, **ERRORS}, url_name="rows", tags=["registers"])
+def rows(request, filters: Query[RowFilterQuery]):
+    return register_api.rows(request)
+
+
+@api.get("/rows/{row_id}/", response={200: out.RowOut, 300: out.Choices, **ERRORS}, url_name="row", tags=["registers"])
+def row(request, row_id: str):
+    return register_api.row(request, row_id)
+
+
+@api.get("/disagreements/", response={200: out.Paged, **ERRORS}, url_name="disagreements", tags=["registers"])
+def disagreements(request, page: str = ""):
+    return register_api.disagreements(request)
+
+
+@api.get("/targets/", response=out.TargetsOut, url_name="targets", tags=["probes"])
+def targets(request):
+    return probe_api.targets(request)
+
+
+@api.get("/targets/{int:pk}/", response={200: out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
+def target(request, pk: int):
+    return probe_api.target(request, pk)
+
+
+@api.get("/runs/", response={200: out.RunsOut, **ERRORS}, url_name="runs", tags=["probes"])
+def runs(request, target: str = "", page: str = ""):
+    return probe_api.runs(request)
+
+
+@api.get("/runs/{int:pk}/", response={200: out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
+def run(request, pk: int):
+    return probe_api.run(request, pk)
+
+
+@api.get("/results/{int:pk}/", response={200: out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
+def result(request, pk: int):
+    return probe_api.result(request, pk)
+
+
+@api.get("/compare/", response={200: out.CompareOut, **ERRORS}, url_name="compare", tags=["probes"])
+def compare(request, run: Query[list[str]] = None):
+    return probe_api.compare(request)
+
+
+@api.get("/hosts/", response=out.LabOut, url_name="hosts", tags=["hosts"])
+def hosts(request, host: str = "", chip: str = ""):
+    return lab_api.hosts(request)
+
+
+@api.get(
+    "/hosts/compare/", response={200: out.LabOut, 400: out.Open, **ERRORS}, url_name="compare_hosts", tags=["hosts"]
+)
+def compare_hosts(request, a: str = "", b: str = ""):
+    return lab_api.compare(request)
+
+
+@api.get("/hosts/features/{feature}/", response={200: out.LabOut, **ERRORS}, url_name="lab_feature", tags=["hosts"])
+def lab_feature(request, feature: str):
+    return lab_api.feature(request, feature)
+
+
+@api.get(
+    "/hosts/observations/{int:pk}/", response={200: out.LabOut, **ERRORS}, url_name="lab_observation", tags=["hosts"]
+)
+def lab_observation(request, pk: int):
+    return lab_api.observation(request, pk)
+
+
+@api.get("/hosts/{key}/", response={200: out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])
+def lab_host(request, key: str):
+    return lab_api.host(request, key)
+
+
+api_writes.register(api)
