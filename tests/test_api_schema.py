@@ -191,6 +191,8 @@ def test_a_run_made_elsewhere_with_probe_json_is_uploaded_and_shown(client):
     assert run.server_identity == "mcp-compare-fixture 1.0.0"
     page = client.get(run.target.get_absolute_url()).content.decode()
     assert f"/probes/runs/{run.pk}/" in page
+    assert 'ci <span class="muted">(uploaded)</span>' in page
+    assert "uploaded through the API by ci" in client.get(run.get_absolute_url()).content.decode()
     broken = {"results": [{**report["results"][0], "verdict": "splendid"}]}
     refused = client.post(
         "/api/v1/runs/upload/?target=myproxy", broken, content_type="application/json", **_bearer(token)
