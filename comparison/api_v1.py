@@ -37,7 +37,7 @@ ERRORS = {404: out.Error}
 
 
 def _error(request, message: str, status: int):
-    return api.create_response(request, {"error": message, "status": status}, status=status)
+    return register_api.api_json({"error": message, "status": status}, status=status)
 
 
 @api.exception_handler(Http404)

@@ -58,7 +58,7 @@ def _user(request, permission: str):
 def _invalid(api: NinjaAPI, request, error: ValidationError | UploadError | RunRefused, status: int = 400):
     fields = getattr(error, "message_dict", None)
     message = "; ".join(f"{name}: {' '.join(texts)}" for name, texts in fields.items()) if fields else str(error)
-    return api.create_response(request, {"error": message[:2000], "status": status}, status=status)
+    return api_json({"error": message[:2000], "status": status}, status)
 
 
 def register(api: NinjaAPI) -> None:
@@ -127,7 +127,7 @@ def register(api: NinjaAPI) -> None:
         found = ProbeTarget.objects.filter(name=name).first()
         if found is None:
             message = f"no target named {name!r}: an admin creates it first (POST /api/v1/targets/)"
-            return api.create_response(request, {"error": message[:500], "status": 404}, status=404)
+            return api_json({"error": message[:500], "status": 404}, 404)
         try:
             run = store_uploaded_run(target=found, report=body.dict(), user=user)
         except UploadError as error:

@@ -215,6 +215,7 @@ def test_a_compared_cell_says_why_it_failed_and_counts_per_verdict():
         "counts": column.counts,
         "dpcter": [],
         "conformance": "",
+        "identity": "",
     }
     assert found.lines[0].as_dict()["revision"] == "r"
     assert found.as_dict()["conformance"] == [], "no run asked for the suite"
