@@ -209,3 +209,23 @@ def test_compare_two_hosts_then_two_revisions_from_the_filters(browser, live_ser
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+def test_the_api_docs_render_every_operation_under_the_pages_csp(browser, live_server):
+    """Issue 37, item 4: interactive docs from the dashboard's own static files, no CDN, no error."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    outside: list[str] = []
+    page.on("request", lambda request: None if request.url.startswith(live_server.url) else outside.append(request.url))
+    try:
+        page.goto("/api/v1/docs/")
+        page.wait_for_selector(".opblock", timeout=15_000)
+        operations = page.locator(".opblock").count()
+        document = page.evaluate("fetch('/api/v1/openapi.json').then(r => r.json())")
+    finally:
+        context.close()
+    assert operations == sum(len(methods) for methods in document["paths"].values())
+    assert errors == []
+    assert outside == [], "nothing from a CDN"
