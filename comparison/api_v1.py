@@ -13,9 +13,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-from pydantic import Field
+from pydantic import Field, create_model
 
 from registers import api as register_api
+from registers.rowfilter import SINGLE_PARAMETERS
 
 from . import api as probe_api
 from . import api_schemas as out
@@ -68,27 +69,16 @@ def _invalid(request, exc):
     return _error(request, f"invalid request: {where}"[:2000], 422)
 
 
-class RowFilterQuery(Schema):
-    """The row list's filters (unknown values are dropped and listed under `ignored`)."""
-
-    registers: list[str] = Field(default_factory=list, alias="register")
-    revision: str = ""
-    rev_mode: str = ""
-    vs_revision: str = ""
-    host: str = ""
-    host_mode: str = ""
-    vs_host: str = ""
-    vs_all: str = ""
-    label: str = ""
-    status: str = ""
-    value: str = ""
-    effort: str = ""
-    risk: str = ""
-    cite: str = ""
-    changed_since: str = ""
-    evidence: str = ""
-    q: str = ""
-    page: str = ""
+#: The row list's filters, one optional string per parameter the filter reads
+#: (registers.rowfilter), so the document follows the filters; unknown values are dropped and
+#: listed under `ignored`, never a 422.
+RowFilterQuery = create_model(
+    "RowFilterQuery",
+    __base__=Schema,
+    registers=(list[str], Field(default_factory=list, alias="register")),
+    page=(str, ""),
+    **{name: (str, "") for name in SINGLE_PARAMETERS},
+)
 
 
 @api.get("/", response=out.Index, url_name="index", tags=["index"], summary="The endpoints")

@@ -55,7 +55,7 @@ def _user(request, permission: str):
     return user
 
 
-def _invalid(api: NinjaAPI, request, error: ValidationError | UploadError | RunRefused, status: int = 400):
+def _refusal(error: ValidationError | UploadError | RunRefused, status: int = 400):
     fields = getattr(error, "message_dict", None)
     message = "; ".join(f"{name}: {' '.join(texts)}" for name, texts in fields.items()) if fields else str(error)
     return api_json({"error": message[:2000], "status": status}, status)
@@ -70,7 +70,7 @@ def register(api: NinjaAPI) -> None:
         try:
             target.full_clean()
         except ValidationError as error:
-            return _invalid(api, request, error)
+            return _refusal(error)
         target.save()
         return api_json(probe_api.target_dict(target), 201)
 
@@ -80,14 +80,14 @@ def register(api: NinjaAPI) -> None:
         _user(request, "comparison.change_probetarget")
         target = get_object_or_404(ProbeTarget, pk=pk)
         if target.builtin:
-            return _invalid(api, request, RunRefused("the built-in target cannot be edited"))
+            return _refusal(RunRefused("the built-in target cannot be edited"))
         for name, value in body.dict(exclude_unset=True).items():
             if value is not None:
                 setattr(target, name, value)
         try:
             target.full_clean()
         except ValidationError as error:
-            return _invalid(api, request, error)
+            return _refusal(error)
         target.save()
         return api_json(probe_api.target_dict(target))
 
@@ -106,7 +106,7 @@ def register(api: NinjaAPI) -> None:
                 real_host=body.real_hosts,
             )
         except RunRefused as refused:
-            return _invalid(api, request, refused, 409)
+            return _refusal(refused, 409)
         return api_json(probe_api.run_dict(run, []), 201)
 
     @api.post("/runs/{int:pk}/cancel/", auth=WRITE_AUTH, response={200: out.CancelOut, **REFUSALS}, tags=["writes"])
@@ -131,5 +131,5 @@ def register(api: NinjaAPI) -> None:
         try:
             run = store_uploaded_run(target=found, report=body.dict(), user=user)
         except UploadError as error:
-            return _invalid(api, request, error)
+            return _refusal(error)
         return api_json(probe_api.run_dict(run, run_cells([run.pk])[run.pk]), 201)

@@ -117,7 +117,7 @@ def cached_page(view=None, *, users_share: bool = False):
                 response[name] = value
         else:
             # Rendered with a mark where the user's navigation goes, so the copy kept is anyone's.
-            request.user_nav_mark = audience == "users"
+            request.user_nav_mark = shared and audience == "users"
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and not response.is_rendered:
                 response.render()
