@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
+from urllib.parse import urlsplit
 
 import pytest
 from django.core.management import call_command
@@ -16,6 +17,7 @@ from comparison.peer_targets import add_peer_targets
 from comparison.probes import conformance
 from comparison.probing import start_run
 from registers.vocabulary import ProbeVerdict as V
+from tests.processes import free_port
 from tests.test_conformance import LOST_THROUGH
 
 pytestmark = [pytest.mark.peers, pytest.mark.django_db(transaction=True)]
@@ -25,11 +27,14 @@ SCENARIOS = ["image", "progress", "logging", "ask-sampling", "ask-elicit-form", 
 def _targets() -> dict[str, object]:
     added = {target.name.split(" ")[0]: target for target, _ in add_peer_targets()}
     stateful = added["supergateway"]
+    # A port of its own: on a loaded machine the stateful gateway of a previous run was still
+    # listening on the shared port, and the stateless run went through it (it lost nothing).
+    port, own = str(urlsplit(stateful.url).port), str(free_port())
     stateless = type(stateful).objects.create(
         name="supergateway stateless → fixture",
         transport="http",
-        url=stateful.url,  # the same port: one target runs at a time here
-        launch=[arg for arg in stateful.launch if arg != "--stateful"],
+        url=stateful.url.replace(f":{port}/", f":{own}/"),
+        launch=[own if arg == port else arg for arg in stateful.launch if arg != "--stateful"],
         suite="fixture",
         upstream="fixture",
     )
