@@ -37,6 +37,17 @@ api = NinjaAPI(
 ERRORS = {404: out.Error}
 
 
+#: The largest primary key a database column holds (PostgreSQL's integer): a bigger one in a path
+#: is a 404, not an out-of-range error the database answers with.
+MAX_PK = 2**31 - 1
+
+
+def known_pk(pk: int) -> int:
+    if not 0 < pk <= MAX_PK:
+        raise Http404(f"No object #{pk}.")
+    return pk
+
+
 def _error(request, message: str, status: int):
     return register_api.api_json({"error": message, "status": status}, status=status)
 
@@ -118,7 +129,7 @@ def targets(request):
 
 @api.get("/targets/{int:pk}/", response={200: out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
 def target(request, pk: int):
-    return probe_api.target(request, pk)
+    return probe_api.target(request, known_pk(pk))
 
 
 @api.get("/runs/", response={200: out.RunsOut, **ERRORS}, url_name="runs", tags=["probes"])
@@ -128,12 +139,12 @@ def runs(request, target: str = "", page: str = ""):
 
 @api.get("/runs/{int:pk}/", response={200: out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
 def run(request, pk: int):
-    return probe_api.run(request, pk)
+    return probe_api.run(request, known_pk(pk))
 
 
 @api.get("/results/{int:pk}/", response={200: out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
 def result(request, pk: int):
-    return probe_api.result(request, pk)
+    return probe_api.result(request, known_pk(pk))
 
 
 @api.get("/compare/", response={200: out.CompareOut, **ERRORS}, url_name="compare", tags=["probes"])
@@ -162,7 +173,7 @@ def lab_feature(request, feature: str):
     "/hosts/observations/{int:pk}/", response={200: out.LabOut, **ERRORS}, url_name="lab_observation", tags=["hosts"]
 )
 def lab_observation(request, pk: int):
-    return lab_api.observation(request, pk)
+    return lab_api.observation(request, known_pk(pk))
 
 
 @api.get("/hosts/{key}/", response={200: out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])
@@ -170,4 +181,4 @@ def lab_host(request, key: str):
     return lab_api.host(request, key)
 
 
-api_writes.register(api)
+api_writes.register(api, known_pk)

@@ -61,7 +61,7 @@ def _refusal(error: ValidationError | UploadError | RunRefused, status: int = 40
     return api_json({"error": message[:2000], "status": status}, status)
 
 
-def register(api: NinjaAPI) -> None:
+def register(api: NinjaAPI, known_pk) -> None:
     @api.post("/targets/", auth=WRITE_AUTH, response={201: out.TargetOut, **REFUSALS}, tags=["writes"])
     def create_target(request, body: out.TargetIn):
         """A new probe target (needs `comparison.add_probetarget`, as in the admin)."""
@@ -78,7 +78,7 @@ def register(api: NinjaAPI) -> None:
     def edit_target(request, pk: int, body: out.TargetPatch):
         """Change a target's fields (needs `comparison.change_probetarget`); the built-in one is fixed."""
         _user(request, "comparison.change_probetarget")
-        target = get_object_or_404(ProbeTarget, pk=pk)
+        target = get_object_or_404(ProbeTarget, pk=known_pk(pk))
         if target.builtin:
             return _refusal(RunRefused("the built-in target cannot be edited"))
         for name, value in body.dict(exclude_unset=True).items():
@@ -95,7 +95,7 @@ def register(api: NinjaAPI) -> None:
     def start(request, body: out.RunIn):
         """Queue a run of a target (needs `comparison.run_probe`, as the page's Run button)."""
         user = _user(request, "comparison.run_probe")
-        target = get_object_or_404(ProbeTarget, pk=body.target)
+        target = get_object_or_404(ProbeTarget, pk=known_pk(body.target))
         try:
             run = start_run(
                 target=target,
@@ -113,7 +113,7 @@ def register(api: NinjaAPI) -> None:
     def cancel(request, pk: int):
         """End a queued or running run (needs `comparison.run_probe`); a run already ended stays as it was."""
         _user(request, "comparison.run_probe")
-        run = get_object_or_404(ProbeRun, pk=pk)
+        run = get_object_or_404(ProbeRun, pk=known_pk(pk))
         cancelled = cancel_run(run=run)
         run.refresh_from_db()
         return api_json({"run": run.pk, "cancelled": cancelled, "status": run.status})

@@ -21,7 +21,9 @@ def partial(request: HtmxHttpRequest, template: str, name: str) -> str:
 def int_param(value) -> int | None:
     """A query value as an id: ASCII digits of a sane length, else None (never an error page)."""
     text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+    # At most PostgreSQL's integer: a bigger id is no id (the database would refuse the query).
+    number = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+    return number if number is not None and number <= 2**31 - 1 else None
 
 
 def ids_or_404(values: list[str], what: str) -> list[int]:

@@ -204,3 +204,11 @@ def test_a_run_made_elsewhere_with_probe_json_is_uploaded_and_shown(client):
     assert ProbeRun.objects.count() == 1, "a refused upload stores nothing"
     nowhere = client.post("/api/v1/runs/upload/?target=gone", report, content_type="application/json", **_bearer(token))
     assert nowhere.status_code == 404
+
+
+def test_a_primary_key_past_what_the_database_holds_is_a_404(client):
+    """Found by the fuzzing on PostgreSQL: /hosts/observations/<huge>/ was a 503 (out of range)."""
+    for path in ("targets", "runs", "results", "hosts/observations"):
+        response = client.get(f"/api/v1/{path}/9223372036854775808/")
+        assert response.status_code == 404, path
+        assert response.json()["status"] == 404
