@@ -48,6 +48,13 @@ def known_pk(pk: int) -> int:
     return pk
 
 
+def known_text(value: str) -> str:
+    """A path value PostgreSQL can compare: one with a NUL character names nothing (a 404)."""
+    if "\x00" in value:
+        raise Http404("No such name.")
+    return value
+
+
 def _error(request, message: str, status: int):
     return register_api.api_json({"error": message, "status": status}, status=status)
 
@@ -104,7 +111,7 @@ def registers(request):
 
 @api.get("/registers/{slug}/", response={200: out.RegisterOut, **ERRORS}, url_name="register", tags=["registers"])
 def register(request, slug: str):
-    return register_api.register(request, slug)
+    return register_api.register(request, known_text(slug))
 
 
 @api.get("/rows/", response={200: out.RowsOut, **ERRORS}, url_name="rows", tags=["registers"])
@@ -114,7 +121,7 @@ def rows(request, filters: Query[RowFilterQuery]):
 
 @api.get("/rows/{row_id}/", response={200: out.RowOut, 300: out.Choices, **ERRORS}, url_name="row", tags=["registers"])
 def row(request, row_id: str):
-    return register_api.row(request, row_id)
+    return register_api.row(request, known_text(row_id))
 
 
 @api.get("/disagreements/", response={200: out.Paged, **ERRORS}, url_name="disagreements", tags=["registers"])
@@ -166,7 +173,7 @@ def compare_hosts(request, a: str = "", b: str = ""):
 
 @api.get("/hosts/features/{feature}/", response={200: out.LabOut, **ERRORS}, url_name="lab_feature", tags=["hosts"])
 def lab_feature(request, feature: str):
-    return lab_api.feature(request, feature)
+    return lab_api.feature(request, known_text(feature))
 
 
 @api.get(
@@ -178,7 +185,7 @@ def lab_observation(request, pk: int):
 
 @api.get("/hosts/{key}/", response={200: out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])
 def lab_host(request, key: str):
-    return lab_api.host(request, key)
+    return lab_api.host(request, known_text(key))
 
 
 api_writes.register(api, known_pk)
