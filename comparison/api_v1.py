@@ -21,6 +21,7 @@ from registers.rowfilter import SINGLE_PARAMETERS
 from . import api as probe_api
 from . import api_schemas as out
 from . import api_writes, lab_api
+from .path_ids import known_pk, known_text
 
 api = NinjaAPI(
     title="mcp-compare",
@@ -35,24 +36,6 @@ api = NinjaAPI(
     docs_url="/docs/",
 )
 ERRORS = {404: out.Error}
-
-
-#: The largest primary key a database column holds (PostgreSQL's integer): a bigger one in a path
-#: is a 404, not an out-of-range error the database answers with.
-MAX_PK = 2**31 - 1
-
-
-def known_pk(pk: int) -> int:
-    if not 0 < pk <= MAX_PK:
-        raise Http404(f"No object #{pk}.")
-    return pk
-
-
-def known_text(value: str) -> str:
-    """A path value PostgreSQL can compare: one with a NUL character names nothing (a 404)."""
-    if "\x00" in value:
-        raise Http404("No such name.")
-    return value
 
 
 def _error(request, message: str, status: int):
@@ -188,4 +171,4 @@ def lab_host(request, key: str):
     return lab_api.host(request, known_text(key))
 
 
-api_writes.register(api, known_pk)
+api_writes.register(api)

@@ -15,6 +15,7 @@ from registers.api import api_json
 from . import api as probe_api
 from . import api_schemas as out
 from .models import ProbeRun, ProbeTarget
+from .path_ids import known_pk
 from .probes.upload_check import UploadError
 from .probing import RunRefused, cancel_run, start_run
 from .run_upload import store_uploaded_run
@@ -55,13 +56,13 @@ def _user(request, permission: str):
     return user
 
 
-def _refusal(error: ValidationError | UploadError | RunRefused, status: int = 400):
+def _refusal(error: ValidationError | UploadError | RunRefused | str, status: int = 400):
     fields = getattr(error, "message_dict", None)
     message = "; ".join(f"{name}: {' '.join(texts)}" for name, texts in fields.items()) if fields else str(error)
     return api_json({"error": message[:2000], "status": status}, status)
 
 
-def register(api: NinjaAPI, known_pk) -> None:
+def register(api: NinjaAPI) -> None:
     @api.post("/targets/", auth=WRITE_AUTH, response={201: out.TargetOut, **REFUSALS}, tags=["writes"])
     def create_target(request, body: out.TargetIn):
         """A new probe target (needs `comparison.add_probetarget`, as in the admin)."""
@@ -80,7 +81,7 @@ def register(api: NinjaAPI, known_pk) -> None:
         _user(request, "comparison.change_probetarget")
         target = get_object_or_404(ProbeTarget, pk=known_pk(pk))
         if target.builtin:
-            return _refusal(RunRefused("the built-in target cannot be edited"))
+            return _refusal("the built-in target cannot be edited")
         for name, value in body.dict(exclude_unset=True).items():
             if value is not None:
                 setattr(target, name, value)

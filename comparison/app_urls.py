@@ -1,8 +1,11 @@
 """The comparison app's pages: the playground and the probes (namespace "comparison")."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import lab_views, probe_views, views
+from .path_ids import ObjectIdConverter
+
+register_converter(ObjectIdConverter, "pk")
 
 app_name = "comparison"
 
@@ -14,15 +17,15 @@ urlpatterns = [
     path("hosts/lab/", lab_views.lab_form, name="lab_form"),
     path("hosts/lab/<str:batch>/", lab_views.lab_batch, name="lab_batch"),
     path("hosts/features/<str:feature>/", lab_views.feature_detail, name="lab_feature"),
-    path("hosts/observations/<int:pk>/", lab_views.observation_detail, name="lab_observation"),
+    path("hosts/observations/<pk:pk>/", lab_views.observation_detail, name="lab_observation"),
     path("hosts/<str:key>/", lab_views.host_detail, name="lab_host"),
     path("probes/", probe_views.target_list, name="target_list"),
-    path("probes/targets/<int:pk>/", probe_views.target_detail, name="target_detail"),
-    path("probes/targets/<int:pk>/badge.svg", probe_views.target_badge, name="target_badge"),
-    path("probes/targets/<int:pk>/run/", probe_views.run_probe_view, name="run_probe"),
-    path("probes/runs/<int:pk>/", probe_views.run_detail, name="run_detail"),
-    path("probes/runs/<int:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),
-    path("probes/runs/<int:pk>/audit/", probe_views.run_audit, name="run_audit"),
+    path("probes/targets/<pk:pk>/", probe_views.target_detail, name="target_detail"),
+    path("probes/targets/<pk:pk>/badge.svg", probe_views.target_badge, name="target_badge"),
+    path("probes/targets/<pk:pk>/run/", probe_views.run_probe_view, name="run_probe"),
+    path("probes/runs/<pk:pk>/", probe_views.run_detail, name="run_detail"),
+    path("probes/runs/<pk:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),
+    path("probes/runs/<pk:pk>/audit/", probe_views.run_audit, name="run_audit"),
     path("probes/compare/", probe_views.compare_runs, name="compare_runs"),
-    path("probes/results/<int:pk>/", probe_views.result_detail, name="result_detail"),
+    path("probes/results/<pk:pk>/", probe_views.result_detail, name="result_detail"),
 ]

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import sys
 
-from django.db import DatabaseError
+from django.db import DatabaseError, DataError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = "The database is unavailable; retry shortly."
+REFUSED_VALUE = "A value in the request is one the database cannot hold or compare (out of range, or a NUL)."
 BUSY = "The database is busy with a long write (a register load); nothing was changed, retry shortly."
 
 
@@ -52,7 +53,17 @@ def database_unavailable(request, *, busy: bool = False) -> HttpResponse:
     return response
 
 
+def refused_value(request) -> HttpResponse:
+    if wants_json(request):
+        return JsonResponse({"error": REFUSED_VALUE, "status": 400}, status=400)
+    return render(request, "bad_value.html", {"message": REFUSED_VALUE}, status=400)
+
+
 def server_error(request):
+    # A value the database refuses (an id past its integer, a NUL in text) is the request's fault,
+    # and the database is up: saying "unavailable, retry" would send the reader back to retry it.
+    if isinstance(sys.exception(), DataError):
+        return refused_value(request)
     if isinstance(sys.exception(), DatabaseError):
         return database_unavailable(request, busy=is_busy(sys.exception()))
     if wants_json(request):

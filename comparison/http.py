@@ -8,6 +8,8 @@ from django.core.paginator import InvalidPage, Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponseBase
 from django_htmx.middleware import HtmxDetails
 
+from .path_ids import MAX_PK
+
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
@@ -23,7 +25,7 @@ def int_param(value) -> int | None:
     text = str(value or "")
     # At most PostgreSQL's integer: a bigger id is no id (the database would refuse the query).
     number = int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
-    return number if number is not None and number <= 2**31 - 1 else None
+    return number if number is not None and number <= MAX_PK else None
 
 
 def ids_or_404(values: list[str], what: str) -> list[int]:

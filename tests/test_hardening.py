@@ -147,6 +147,23 @@ def test_a_database_error_is_a_503_page_or_json_with_retry_after(client, failing
     assert asked.json()["status"] == 503, "a client that asks for JSON gets JSON"
 
 
+def test_a_value_the_database_refuses_is_a_400_not_an_outage(client, failing_rows):
+    """PostgreSQL refuses an integer past its range or a NUL in text with a DataError; the database
+    is up, so "unavailable, retry" would be wrong: the request is at fault."""
+    from django.db import DataError
+
+    client.raise_request_exception = False
+    failing_rows["error"] = DataError("integer out of range")
+    page = client.get("/rows/CT-01/")
+    assert page.status_code == 400
+    assert "Retry-After" not in page
+    assert "cannot hold or compare" in page.content.decode()
+    assert "integer out of range" not in page.content.decode()
+    api = client.get("/api/v1/rows/CT-01/")
+    assert (api.status_code, api.json()["status"]) == (400, 400)
+    assert "out of range, or a NUL" in api.json()["error"]
+
+
 def test_any_other_error_is_a_plain_500_page_or_json(client, failing_rows):
     client.raise_request_exception = False
     failing_rows["error"] = ValueError("a bug of ours")
