@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import connection, transaction
@@ -29,6 +28,7 @@ from .format import (
     register_parts,
     slug_from_path,
 )
+from .load_report import LoadReport
 from .loadwrite import RunWriter
 from .pagecache import bump_data_version
 from .rendering import LinkTargets, Renderer
@@ -37,36 +37,6 @@ from .verification import effective_roots
 
 class RegisterLoadError(Exception):
     """A load that changed nothing; the message names the file and, where known, the line."""
-
-
-@dataclass
-class LoadReport:
-    created: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    removed: int = 0
-    registers: list[str] = field(default_factory=list)
-    skipped_files: list[str] = field(default_factory=list)
-    unchanged_registers: list[str] = field(default_factory=list)
-    #: {row ID: the slugs of the loaded registers that each have a row with it}, where more than one.
-    shared_ids: dict[str, list[str]] = field(default_factory=dict)
-    #: {source path: the register lint's findings (as dicts)} of every register in the load.
-    findings: dict[str, list[dict]] = field(default_factory=dict)
-
-    def lint_errors(self) -> list[str]:
-        """Each lint error as `path:line: ROW message`."""
-        return [
-            f"{path}:{finding['line']}: {finding['row'] + ' ' if finding['row'] else ''}{finding['message']}"
-            for path, found in self.findings.items()
-            for finding in found
-            if finding["severity"] == "error"
-        ]
-
-    def summary(self) -> str:
-        return (
-            f"{len(self.registers)} register(s): {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {self.removed} removed"
-        )
 
 
 def register_files(paths: list[Path]) -> tuple[list[tuple[Path, str]], list[Path]]:

@@ -3,19 +3,15 @@ Called by registers.loader inside its transaction, after every file parsed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import history, listing, models
 from .bulkwrite import insert_many, update_many
 from .citations import Citation
 from .fill import fill_register, fill_row, web_url
 from .format import READING_RULES, RegisterDoc, RowDoc
+from .load_report import LoadReport
 from .rendering import Renderer
 from .rowfacts import facts_document
 from .sources import SourceRoot
-
-if TYPE_CHECKING:
-    from .loader import LoadReport
 
 REGISTER_FIELDS = [
     "title",
