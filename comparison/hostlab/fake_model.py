@@ -16,7 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from . import dialects
-from .dialects import Reply, Turn
+from .dialects.shapes import Reply, Turn, json_reply
 
 MAX_BODY = 32 * 1024 * 1024
 MAX_RECORDED = 200
@@ -152,7 +152,7 @@ class FakeModel:
     def answer(self, path: str, body: Any) -> Reply:
         dialect = dialects.by_path(path)
         if dialect is None:
-            return dialects.json_reply({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+            return json_reply({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
         if ":countTokens" in path:
             return dialect.count_tokens()
         turn = dialect.read(body if isinstance(body, dict) else {})
@@ -250,12 +250,12 @@ class FakeModel:
                 self.wfile.write(reply.body)
 
             def do_GET(self) -> None:
-                self._send(dialects.json_reply({"object": "list", "data": [{"id": "fake-model", "object": "model"}]}))
+                self._send(json_reply({"object": "list", "data": [{"id": "fake-model", "object": "model"}]}))
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 if length > MAX_BODY or len(model.requests) >= model.max_requests or time.monotonic() > model.deadline:
-                    self._send(dialects.json_reply({"error": {"message": "fake model exhausted"}}, 503))
+                    self._send(json_reply({"error": {"message": "fake model exhausted"}}, 503))
                     return
                 raw = self.rfile.read(length)
                 try:
