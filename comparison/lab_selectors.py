@@ -348,16 +348,3 @@ def installed_hosts() -> list[str]:
     from .hostlab.lab import binary_path
 
     return [a.label for a in ADAPTERS.values() if a.runnable and binary_path(a, None) is not None]
-
-
-def run_host_interop(run) -> dict[str, Any]:
-    """A run's interop per host: the real hosts' captures through the target where the run's "also
-    run the real hosts" measured them, the hand models' score for the others (labelled). One query."""
-    from registers.vocabulary import HOST_NAMES
-
-    from .hostlab import through
-    from .selectors import run_cells, score_of
-
-    modelled = score_of(run_cells([run.pk])[run.pk]).as_dict()["hosts"]
-    captured = (run.real_hosts or {}).get("hosts") or {}
-    return {"pass": run.real_hosts or {}, "lines": through.host_interop(captured, modelled, dict(HOST_NAMES))}

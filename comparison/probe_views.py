@@ -12,7 +12,16 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from . import compare_selectors, exports, failures, lab_selectors, reports, result_selectors, selectors
+from . import (
+    compare_selectors,
+    exports,
+    failures,
+    interop_selectors,
+    lab_selectors,
+    reports,
+    result_selectors,
+    selectors,
+)
 from .http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
@@ -81,7 +90,7 @@ def run_detail(request: HtmxHttpRequest, pk: int):
         run.refresh_from_db()
     context = {"run": run, **selectors.run_grid(run), "can_run": request.user.has_perm("comparison.run_probe")}
     context["through"] = lab_selectors.target_hosts(run.target_id) if not request.htmx else None
-    context["host_interop"] = lab_selectors.run_host_interop(run) if not request.htmx else None
+    context["host_interop"] = interop_selectors.run_host_interop(run) if not request.htmx else None
     response = TemplateResponse(request, partial(request, "comparison/run_detail.html", "progress"), context)
     if request.htmx and not run.active:
         # The last fragment is rendered, then htmx stops polling (status 286).

@@ -1,0 +1,19 @@
+"""A run's interop per host, as the run page shows it: what the real hosts got through the target
+beside what the hand models score (its own module: it reads both the lab and the run cells)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from registers.vocabulary import HOST_NAMES
+
+from .hostlab import through
+from .selectors import run_cells, score_of
+
+
+def run_host_interop(run) -> dict[str, Any]:
+    """A run's interop per host: the real hosts' captures through the target where the run's "also
+    run the real hosts" measured them, the hand models' score for the others (labelled). One query."""
+    modelled = score_of(run_cells([run.pk])[run.pk]).as_dict()["hosts"]
+    captured = (run.real_hosts or {}).get("hosts") or {}
+    return {"pass": run.real_hosts or {}, "lines": through.host_interop(captured, modelled, dict(HOST_NAMES))}
