@@ -81,7 +81,8 @@ def main() -> None:
     from django.core.cache import cache
     from django.test import Client
 
-    from comparison.probing import ensure_builtin_target, start_run
+    from comparison.probing import ensure_builtin_target
+    from comparison.tasks import start_run
     from registers import filters
     from registers.anchoring import doc_anchors
     from registers.format import parse_register

@@ -71,13 +71,13 @@ def queue_wait(folder: Path) -> None:
     env = {"DATABASE_URL": url, "MCP_COMPARE_TASK_BACKEND": "django_tasks_db.DatabaseBackend"}
     manage("migrate", "-v0", env=env, timeout=300)
     held = (
-        "import sys; from comparison.models import ProbeTarget; from comparison.probing import start_run; "
+        "import sys; from comparison.models import ProbeTarget; from comparison.tasks import start_run; "
         "t = ProbeTarget.objects.create(name='held', transport='stdio', "
         "command=[sys.executable, '-m', 'tests.stubborn', '--stdio', '--hold']); "
         "print(start_run(target=t, revisions=[], scenarios=[]).pk)"
     )
     other = (
-        "from comparison.probing import ensure_builtin_target, start_run; "
+        "from comparison.probing import ensure_builtin_target; from comparison.tasks import start_run; "
         "print(start_run(target=ensure_builtin_target(), revisions=['2025-06-18'], scenarios=['text']).pk)"
     )
     command = [sys.executable, "manage.py", "probe_worker", "--interval", "0.2", "--no-startup-delay"]

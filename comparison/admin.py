@@ -3,7 +3,7 @@ from django.contrib import admin
 
 from registers.vocabulary import REVISIONS
 
-from . import scheduling, token_admin  # noqa: F401 - registers the token admin
+from . import tasks, token_admin  # noqa: F401 - registers the token admin
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes.scenarios import SUITES, suite
 from .probes.secrets import display_command, display_url
@@ -134,6 +134,6 @@ class ProbeScheduleAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if obj.enabled:
-            scheduling.arm(schedule=obj)
+            tasks.arm(schedule=obj)
         else:
-            scheduling.disarm(schedule=obj)
+            tasks.disarm(schedule=obj)

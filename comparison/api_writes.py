@@ -17,9 +17,10 @@ from . import api_schemas as out
 from .models import ProbeRun, ProbeTarget
 from .path_ids import known_pk
 from .probes.upload_check import UploadError
-from .probing import RunRefused, cancel_run, start_run
+from .probing import RunRefused, cancel_run
 from .run_upload import store_uploaded_run
 from .selectors import run_cells
+from .tasks import start_run
 from .token_models import ApiToken
 
 

@@ -78,18 +78,13 @@ def chips_by_version(host: str) -> dict[str, dict[str, str]]:
     return found
 
 
-def sweep(host: str, spec: str, *, bisect: bool = False, enqueue: bool = False, workers: int = 2) -> SweepOutcome:
-    """The versions of `spec`, measured here one after another, or queued as one task per version
-    (`enqueue`) for the workers to split. With `bisect`, then every change between two measured
-    versions is narrowed to the first version showing it (measured here, bounded in rounds)."""
+def sweep(host: str, spec: str, *, bisect: bool = False, workers: int = 2) -> SweepOutcome:
+    """The versions of `spec`, measured here one after another (comparison.tasks.queue_sweep queues
+    them instead, one task per version, for the workers to split). With `bisect`, then every change
+    between two measured versions is narrowed to the first version showing it (measured here,
+    bounded in rounds)."""
     published = releases(host)
     chosen = versions.choose(spec, published)
-    if enqueue:
-        from .tasks import host_version_task
-
-        for version in chosen:
-            host_version_task.enqueue(host, version)
-        return SweepOutcome(host, chosen, 0, 0, {}, [])
     done = [measure_version(host, version, workers=workers) for version in chosen]
     bisected: list[str] = []
     for _ in range(MAX_BISECT_ROUNDS if bisect else 0):

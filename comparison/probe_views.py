@@ -24,7 +24,8 @@ from . import (
 )
 from .http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
-from .probing import RunRefused, cancel_run, recover_interrupted_runs, start_run
+from .probing import RunRefused, cancel_run, recover_interrupted_runs
+from .tasks import start_run
 
 AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 

@@ -1,5 +1,5 @@
-"""Probe runs: create and enqueue one, execute it in a worker, cancel it, recover runs whose
-worker died. Keyword-only writes.
+"""Probe runs: create one (comparison.tasks.start_run creates and enqueues it), execute it in a
+worker, cancel it, recover runs whose worker died. Keyword-only writes.
 
 A running run holds a lease: the worker executing it renews `heartbeat_at` every few seconds.
 A run whose heartbeat is older than the lease (the worker was killed, its machine went away) is
@@ -93,7 +93,7 @@ def ensure_builtin_target() -> ProbeTarget:
     return target
 
 
-def start_run(
+def create_run(
     *,
     target: ProbeTarget,
     revisions: list[str],
@@ -128,11 +128,6 @@ def start_run(
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None
     bump_data_version()  # the target's page and the runs list show the new run
-    from .tasks import execute_run_task
-
-    result = execute_run_task.enqueue(run.pk)
-    ProbeRun.objects.filter(pk=run.pk, task_id="").update(task_id=str(result.id))
-    run.refresh_from_db()
     return run
 
 
@@ -264,7 +259,8 @@ class Heartbeat:
             connection.close()
 
 
-def execute_run(run_id: int) -> None:
+def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) -> None:
+    """Run a queued run's cells; `queue_real_hosts` queues its "also run the real hosts" pass."""
     now = timezone.now()
     claimed = retry_transient(
         lambda: ProbeRun.objects.filter(pk=run_id, status=ProbeRun.QUEUED).update(
@@ -333,7 +329,7 @@ def execute_run(run_id: int) -> None:
             note = f"{control.reason.removeprefix('not probed: ')}: the cells not probed by then failed"
             ProbeRun.objects.filter(pk=run.pk).update(error=note[:2000])
         if run.real_host and still_ours():
-            real_hosts_lane(run, redactor)
+            real_hosts_lane(run, redactor, queue_real_hosts)
     # Only a run still running becomes done: a cancelled or interrupted one keeps its status.
     finished = retry_transient(
         lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(

@@ -4,12 +4,12 @@ own, after the probe cells), and the real opencode binary's view added to every 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from registers.vocabulary import ProbeVerdict
 
 from .models import ProbeRun
 from .probes import real_lane
-from .tasks import host_target_task
 
 logger = logging.getLogger(__name__)
 
@@ -17,10 +17,10 @@ logger = logging.getLogger(__name__)
 DELIVERED_VERDICTS = [str(v) for v in (ProbeVerdict.AS_EXPECTED, ProbeVerdict.CHANGED, ProbeVerdict.INVALID)]
 
 
-def real_hosts_lane(run: ProbeRun, redactor) -> None:
+def real_hosts_lane(run: ProbeRun, redactor, queue_real_hosts: Callable[[ProbeRun], None]) -> None:
     """Queue the lab's hosts through the target; add the real opencode binary's view to every tool result."""
     ProbeRun.objects.filter(pk=run.pk).update(real_hosts={"status": "queued"})
-    host_target_task.enqueue(run.target_id, run.pk)
+    queue_real_hosts(run)
     results = (
         {}
         if not real_lane.available()

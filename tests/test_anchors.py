@@ -19,7 +19,8 @@ from comparison.anchors.vocabulary import vocabulary
 from comparison.hosts.findings import findings, findings_for
 from comparison.probes import conformance
 from comparison.probes.scenarios import EVERYTHING, FIXTURE
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from registers.loader import load_registers
 from registers.vocabulary import REVISIONS
 from tests.conftest import PROJECT, TEST_DATA

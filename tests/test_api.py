@@ -11,7 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from comparison import charts, selectors
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
 

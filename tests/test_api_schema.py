@@ -26,7 +26,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from comparison.token_models import ApiToken, digest
 
 pytestmark = pytest.mark.django_db

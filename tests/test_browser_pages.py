@@ -18,7 +18,8 @@ SERIOUS = ("serious", "critical")
 def seed() -> dict[str, str]:
     """Two small runs of the built-in target (one scenario of a family beyond request → answer)
     and the URL of each page a user reaches."""
-    from comparison.probing import ensure_builtin_target, start_run
+    from comparison.probing import ensure_builtin_target
+    from comparison.tasks import start_run
 
     target = ensure_builtin_target()
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "progress", "rpc-error"])

@@ -13,7 +13,7 @@ from django.test import override_settings
 from comparison.models import ProbeTarget
 from comparison.probes.child_env import child_environment
 from comparison.probes.process_tree import MARK_NAME
-from comparison.probing import start_run
+from comparison.tasks import start_run
 from tests.processes import free_port
 from tests.test_command_secrets import anonymous_views, stored
 

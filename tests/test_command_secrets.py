@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probing import start_run
+from comparison.tasks import start_run
 from tests.processes import free_port, server
 
 COMMAND_SECRETS = [

@@ -19,7 +19,8 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison.models import ProbeTarget
 from comparison.peer_targets import PEERS_TO_ADD
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 
 pytestmark = [pytest.mark.peers, pytest.mark.django_db]
 SCENARIOS = ["tools-list", "text", "image", "is-error", "rpc-error", "prompt-multi"]

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from comparison import pipeline
 from comparison.peer_targets import add_peer_targets
 from comparison.probes import conformance
-from comparison.probing import start_run
+from comparison.tasks import start_run
 from registers.vocabulary import ProbeVerdict as V
 from tests.processes import free_port
 from tests.test_conformance import LOST_THROUGH

@@ -17,7 +17,8 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison import evidence
 from comparison.hosts.agreement import row_host_views
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
 

@@ -57,7 +57,7 @@ def test_the_command_names_the_affected_hosts(relay_target, capsys):
 
 
 def test_a_run_that_also_runs_the_real_hosts_records_and_shows_what_each_saw(relay_target, client):
-    from comparison.probing import start_run
+    from comparison.tasks import start_run
 
     for item in catalogue_observations().values():
         if item["scenario"] == "image":
@@ -115,7 +115,7 @@ def test_real_hosts_through_mcp_proxy_see_what_it_changes(client):
     field, and an image passes unchanged to every host that reads it from the model's request."""
     from comparison.lab_models import TARGET_SERVER, HostObservation
     from comparison.peer_targets import add_peer_targets
-    from comparison.probing import start_run
+    from comparison.tasks import start_run
 
     target = next(target for target, _ in add_peer_targets() if target.name.startswith("mcp-proxy"))
     for item in catalogue_observations().values():

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from comparison.models import ProbeTarget
-from comparison.probing import start_run
+from comparison.tasks import start_run
 from registers import linking
 from tests.relay_targets import relay_target
 

@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import execute_run_task, start_run
 from registers.loader import load_registers
 from registers.pagecache import bump_data_version, data_version
 from tests.conftest import TEST_DATA
@@ -161,7 +162,7 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
         return real_run_probe(*args, **kwargs)
 
     monkeypatch.setattr(probing, "run_probe", observed)
-    probing.execute_run(run.pk)
+    execute_run_task.call(run.pk)  # as a worker runs it
     assert seen == {"status_code": 200, "status": "running"}
     assert client.get(url).json()["status"] == "done"
     run.refresh_from_db()

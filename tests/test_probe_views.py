@@ -8,7 +8,8 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probing import RunRefused, ensure_builtin_target, start_run
+from comparison.probing import RunRefused, ensure_builtin_target
+from comparison.tasks import start_run
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -112,12 +113,12 @@ def test_header_values_are_never_shown(db, admin_client):
 def test_real_host_lane_adds_the_opencode_capture(target, prober, monkeypatch):
     from types import SimpleNamespace
 
-    from comparison import real_hosts_lane
+    from comparison import tasks
 
     # The lab's hosts through the target are a task of their own (tests/test_host_lab_through.py
     # runs it for real); here only that the run queues it.
     queued = []
-    monkeypatch.setattr(real_hosts_lane, "host_target_task", SimpleNamespace(enqueue=lambda *args: queued.append(args)))
+    monkeypatch.setattr(tasks, "host_target_task", SimpleNamespace(enqueue=lambda *args: queued.append(args)))
     run = start_run(
         target=target, revisions=["2025-06-18"], scenarios=["text", "image", "rpc-error"], user=prober, real_host=True
     )

@@ -14,7 +14,8 @@ import pytest
 from comparison import lab_services
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import execute_run_task, start_run
 from registers import lint
 from tests.processes import PROJECT, free_port, server
 from tests.test_unseen_registers import with_row
@@ -54,7 +55,7 @@ def test_the_api_says_done_once_the_run_ends_whatever_it_cached_after_the_last_r
         seen.append(client.get(url).json()["status"])  # cached now, after this result
 
     monkeypatch.setattr(probing, "_save_result", save_then_look)
-    probing.execute_run(run.pk)
+    execute_run_task.call(run.pk)  # as a worker runs it
     assert seen == ["running", "running"]
     answer = client.get(url)
     assert answer.json()["status"] == "done"

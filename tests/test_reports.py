@@ -14,8 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
 from comparison.reports import CSV_COLUMNS
+from comparison.tasks import start_run
 from registers.format import parse_register, split_registers
 from registers.loader import load_registers
 from registers.models import Register, Row, RowVersion

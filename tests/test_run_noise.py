@@ -10,7 +10,8 @@ import pytest
 
 from comparison.probes.compare import CHANGED, compare
 from comparison.probes.volatile import steady
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 
 
 @pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from comparison.models import ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.probing import ensure_builtin_target
-from comparison.scheduling import arm, fire
+from comparison.tasks import arm, fire
 from tests import lane_db
 from tests.processes import manage, running
 from tests.test_worker import wait_for
@@ -29,7 +29,7 @@ def test_a_schedule_fires_twice_under_a_real_worker_and_records_the_change_list(
     }
     code = (
         "from comparison.probing import ensure_builtin_target; from comparison.models import ProbeSchedule; "
-        "from comparison.scheduling import arm; "
+        "from comparison.tasks import arm; "
         "s = ProbeSchedule.objects.create(target=ensure_builtin_target(), every_seconds=2, "
         "revisions=['2025-06-18'], scenarios=['text']); print(arm(schedule=s))"
     )
@@ -143,7 +143,7 @@ def test_a_busy_target_skips_the_slot_and_a_disabled_schedule_does_nothing(db, d
 
 
 def test_the_target_and_run_pages_say_what_changed_since_the_last_run(db, client):
-    from comparison.probing import start_run
+    from comparison.tasks import start_run
 
     target = ensure_builtin_target()
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
@@ -184,7 +184,7 @@ def test_a_schedule_below_the_minimum_interval_is_refused_and_never_ticks_faster
 
 
 def test_the_worker_keeps_the_newest_scheduled_runs_and_every_run_started_by_hand(db, settings):
-    from comparison.probing import execute_run
+    from comparison.tasks import execute_run_task
 
     settings.SCHEDULE_KEEP_RUNS = 3
     target = ensure_builtin_target()
@@ -196,7 +196,7 @@ def test_the_worker_keeps_the_newest_scheduled_runs_and_every_run_started_by_han
     newest = ProbeRun.objects.create(
         target=target, schedule=schedule, revisions=["2025-06-18"], scenarios=["text"], total=1
     )
-    execute_run(newest.pk)
+    execute_run_task.call(newest.pk)  # as a worker runs it
     kept = set(ProbeRun.objects.values_list("pk", flat=True))
     assert kept == {old[2], old[3], newest.pk, by_hand}, "the newest three scheduled runs, and the one by hand"
     assert newest.results.count() == 1
@@ -225,7 +225,7 @@ def test_arm_missing_arms_enabled_schedules_without_a_tick_and_disarm_clears_one
 ):
     from django_tasks_db.models import DBTaskResult
 
-    from comparison.scheduling import arm_missing, disarm
+    from comparison.tasks import arm_missing, disarm
 
     later = timezone.now() + timezone.timedelta(hours=2)
     first, second, third = (

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probes.secrets import display_command, display_url
-from comparison.probing import start_run
+from comparison.tasks import start_run
 from tests.processes import free_port, server
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from comparison.probing import start_run
+from comparison.tasks import start_run
 from registers.vocabulary import REVISIONS
 from tests.relay_targets import relay_target
 

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from comparison.probing import ensure_builtin_target, start_run
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
 
 
 @pytest.mark.django_db

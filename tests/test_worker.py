@@ -51,7 +51,7 @@ def enqueue(env: dict, scenarios: str = "[]", revisions: str = "[]", *, slow: bo
     builtin = "from comparison.probing import ensure_builtin_target; target = ensure_builtin_target(); "
     target = SLOW_TARGET if slow else builtin
     code = (
-        f"{target}from comparison.probing import start_run; "
+        f"{target}from comparison.tasks import start_run; "
         f"print(start_run(target=target, revisions={revisions}, scenarios={scenarios}).pk)"
     )
     return int(manage("shell", "-c", code, env=env).split()[-1])
@@ -189,7 +189,7 @@ def test_the_worker_waits_out_a_locked_database(shared, tmp_path):
 def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_path):
     url, env = shared
     code = (
-        "import sys; from comparison.models import ProbeTarget; from comparison.probing import start_run; "
+        "import sys; from comparison.models import ProbeTarget; from comparison.tasks import start_run; "
         "t = ProbeTarget.objects.create(name='second fixture', transport='stdio', "
         "command=[sys.executable, '-m', 'comparison.probes.fixture_server', '--stdio'], upstream='fixture'); "
         "print(start_run(target=t, revisions=['2025-06-18', '2025-11-25'], scenarios=[]).pk)"
@@ -230,7 +230,7 @@ STUBBORN_TARGET = (
 
 
 def enqueue_stubborn(env: dict) -> int:
-    code = f"{STUBBORN_TARGET}from comparison.probing import start_run; print(start_run(target=target, revisions=[], scenarios=[]).pk)"
+    code = f"{STUBBORN_TARGET}from comparison.tasks import start_run; print(start_run(target=target, revisions=[], scenarios=[]).pk)"
     return int(manage("shell", "-c", code, env=env).split()[-1])
 
 

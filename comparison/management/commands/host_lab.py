@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import lab_selectors, lab_services, lab_sweeps, lab_through
+from comparison import lab_selectors, lab_services, lab_sweeps, lab_through, tasks
 from comparison.hostlab import catalogue, through, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.own_secrets import own_secrets
@@ -91,13 +91,12 @@ class Command(BaseCommand):
         if len(hosts) != 1:
             raise CommandError("--versions sweeps one host: give exactly one --host")
         try:
-            outcome = lab_sweeps.sweep(
-                hosts[0],
-                options["versions"],
-                bisect=options["bisect"],
-                enqueue=options["enqueue"],
-                workers=max(1, min(options["workers"], 8)),
-            )
+            if options["enqueue"]:
+                outcome = tasks.queue_sweep(hosts[0], options["versions"])
+            else:
+                outcome = lab_sweeps.sweep(
+                    hosts[0], options["versions"], bisect=options["bisect"], workers=max(1, min(options["workers"], 8))
+                )
         except (versions.SpecError, version_cache.InstallError) as error:
             raise CommandError(f"--versions {options['versions']}: {error}") from None
         if options["enqueue"]:

@@ -31,7 +31,7 @@ def recover_quietly() -> None:
 
 def arm_schedules_quietly() -> None:
     """Schedules without a pending tick (new, or their tick lost) get one when a worker starts."""
-    from comparison.scheduling import arm_missing
+    from comparison.tasks import arm_missing
 
     try:
         if armed := arm_missing():
