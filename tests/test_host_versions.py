@@ -58,3 +58,18 @@ def test_a_bad_spec_is_a_clear_error(scratch_cache):
     lab_sweeps.releases("codemode")
     with pytest.raises(CommandError, match=r"9\.9\.9"):
         call_command("host_lab", "--host", "codemode", "--versions", "9.9.9")
+
+
+@pytest.mark.django_db
+def test_a_queued_sweep_is_one_task_per_chosen_version(settings, capsys):
+    """`host_lab --versions SPEC --enqueue` queues the versions for the workers, measuring none here."""
+    from django_tasks_db.models import DBTaskResult
+
+    from comparison.lab_models import HostReleases
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # queued, not run at once
+    HostReleases.objects.create(host="opencode", package="opencode-ai", versions=["1.0.1", "1.0.2", "1.0.3"])
+    call_command("host_lab", "--host", "opencode", "--versions", "latest:2", "--enqueue")
+    assert "2 version task(s) queued: 1.0.2, 1.0.3" in capsys.readouterr().out
+    queued = DBTaskResult.objects.filter(task_path="comparison.tasks.host_version_task")
+    assert sorted(task.args_kwargs["args"][1] for task in queued) == ["1.0.2", "1.0.3"]
