@@ -84,11 +84,11 @@ def main() -> None:
     from comparison.probing import ensure_builtin_target
     from comparison.tasks import start_run
     from registers import filters
-    from registers.anchoring import doc_anchors
-    from registers.format import parse_register
+    from registers.core.anchoring import doc_anchors
+    from registers.core.format import parse_register
+    from registers.core.vocabulary import REVISIONS
     from registers.loader import load_registers
     from registers.models import Register, Row
-    from registers.vocabulary import REVISIONS
 
     Register.objects.all().delete()
     with tempfile.TemporaryDirectory() as folder:

@@ -176,7 +176,7 @@ def playground() -> None:
 
 
 def parsing() -> None:
-    from registers.format import parse_register
+    from registers.core.format import parse_register
     from tests.register_text import register_text
 
     base = register_text(1, prefix="PAR")

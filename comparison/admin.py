@@ -1,7 +1,7 @@
 from django import forms
 from django.contrib import admin
 
-from registers.vocabulary import REVISIONS
+from registers.core.vocabulary import REVISIONS
 
 from . import tasks, token_admin  # noqa: F401 - registers the token admin
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from registers.api import api_json
+from registers.core.vocabulary import PROBE_VERDICTS
 from registers.pagecache import cached_page
-from registers.vocabulary import PROBE_VERDICTS
 
 from . import compare_selectors, result_selectors, selectors
 from .http import ids_or_404, int_param, page_or_404

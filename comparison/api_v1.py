@@ -16,7 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import Field, create_model
 
 from registers import api as register_api
-from registers.rowfilter import SINGLE_PARAMETERS
+from registers.core.rowfilter import SINGLE_PARAMETERS
 
 from . import api as probe_api
 from . import api_schemas as out
@@ -71,7 +71,7 @@ def _invalid(request, exc):
 
 
 #: The row list's filters, one optional string per parameter the filter reads
-#: (registers.rowfilter), so the document follows the filters; unknown values are dropped and
+#: (registers.core.rowfilter), so the document follows the filters; unknown values are dropped and
 #: listed under `ignored`, never a 422.
 RowFilterQuery = create_model(
     "RowFilterQuery",

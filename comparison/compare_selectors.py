@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from registers.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
+from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
 
 from . import charts, failures
 from .models import ProbeResult, ProbeRun

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from registers.vocabulary import ProbeVerdict, StatusVerdict
+from registers.core.vocabulary import ProbeVerdict, StatusVerdict
 
 from .anchors import kinds
 from .evidence_types import AGREES, DISAGREES, PROBE, RELATED_ENTRY, HostEvidence, ProbeCell, RowRevisions, Source

@@ -9,7 +9,7 @@ from operator import or_
 
 from django.db.models import Q
 
-from registers.vocabulary import HOSTS
+from registers.core.vocabulary import HOSTS
 
 from . import evidence
 from .anchors import kinds

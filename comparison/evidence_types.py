@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from registers.vocabulary import HOST_NAMES
+from registers.core.vocabulary import HOST_NAMES
 
 from .hosts.present import PresentedView
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
-from registers import linking
-from registers.vocabulary import HOST_NAMES, PROBE_VERDICTS
+from registers.core import linking
+from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS
 
 from . import reports
 from .charts import Chart

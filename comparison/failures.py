@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.vocabulary import HOST_PATH_LABELS
+from registers.core.vocabulary import HOST_PATH_LABELS
 
 from .envelope import ENVELOPE_SCHEMA, find_envelope
 from .hosts.present import PresentedView

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from registers.vocabulary import HOST_NAMES
+from registers.core.vocabulary import HOST_NAMES
 
 from .hostlab import through
 from .selectors import run_cells, score_of

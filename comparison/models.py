@@ -9,7 +9,7 @@ from django.db import models
 from django.urls import reverse
 
 from registers import choices
-from registers.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
+from registers.core.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
 from .anchors import kinds
 from .lab_models import HostObservation, HostReleases  # noqa: F401 - Django finds the app's models here

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.vocabulary import ProbeVerdict
+from registers.core.vocabulary import ProbeVerdict
 
 from .probes.compare import describe
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from registers.vocabulary import ProbeVerdict
+from registers.core.vocabulary import ProbeVerdict
 
 from .models import ProbeRun
 from .probes import real_lane

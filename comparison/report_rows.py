@@ -10,7 +10,7 @@ from html import escape
 from typing import Any
 
 from comparison.reports import probe_text
-from registers.vocabulary import REVISIONS
+from registers.core.vocabulary import REVISIONS
 
 
 def _text(value: Any) -> str:

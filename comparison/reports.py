@@ -1,6 +1,6 @@
 """Exports over plain data: JSON and CSV of rows, and the DPCTER audit. Pure, no Django: every
 function takes dicts and yields text chunks, so a caller can stream. (Markdown is written by
-registers.format's writer; the HTML report's head and tail from templates/reports/report.html,
+registers.core.format's writer; the HTML report's head and tail from templates/reports/report.html,
 its rows by comparison.report_rows.)
 
 Row dicts carry: register (slug), row_id, title, difference, labels_cell, where_cell, status_cell,
@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from registers.vocabulary import HOSTS, REVISIONS
+from registers.core.vocabulary import HOSTS, REVISIONS
 
 FORMAT_ID = "mcp-compare/report/1"
 

@@ -9,7 +9,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from registers.vocabulary import HOST_NAMES, HOSTS, PROBE_VERDICTS, ProbeVerdict
+from registers.core.vocabulary import HOST_NAMES, HOSTS, PROBE_VERDICTS, ProbeVerdict
 
 from .hosts import change_kinds, protocol
 from .hosts.present import PresentedView

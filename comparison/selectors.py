@@ -12,7 +12,7 @@ from operator import or_
 from django.conf import settings
 from django.db.models import Q
 
-from registers.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
+from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 from . import charts, failures, lab_selectors, version_groups
 from .anchors import kinds

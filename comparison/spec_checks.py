@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from registers.vocabulary import REVISIONS
+from registers.core.vocabulary import REVISIONS
 
 from .anchors import kinds
 from .anchors.titles import head as _head

@@ -17,7 +17,8 @@ from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
 from comparison.http import page_or_404
 
-from . import disagreement_selectors, exporting, filters, rowcompare, selectors
+from . import disagreement_selectors, exporting, filters, selectors
+from .core import rowcompare
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
 from .pagecache import cached_page
 

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from django.db import models
 
-from . import vocabulary as vocab
+from .core import vocabulary as vocab
 
 
 def text_choices(enum: type[StrEnum]) -> type[models.TextChoices]:

@@ -3,7 +3,7 @@ template types them out."""
 
 from __future__ import annotations
 
-from .vocabulary import HOSTS, REVISIONS
+from .core.vocabulary import HOSTS, REVISIONS
 
 
 def vocabulary(request) -> dict:

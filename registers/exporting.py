@@ -1,4 +1,4 @@
-"""Exports of the rows a filter selects: Markdown in the register format (registers.format's
+"""Exports of the rows a filter selects: Markdown in the register format (registers.core.format's
 writer), the HTML report (templates/reports/report.html, autoescaped), JSON and CSV
 (comparison.reports). Streamed from the database in chunks so memory stays flat whatever the size
 of the register set."""
@@ -18,11 +18,12 @@ from comparison import report_rows, reports
 from comparison.downloads import download
 from comparison.selectors import LatestVerdicts, latest_probe_verdicts
 
-from . import filters, linking, rowcompare
-from .citations import locator
-from .format import RegisterHead, RegisterRow, registers_text
+from . import filters
+from .core import linking, rowcompare
+from .core.citations import locator
+from .core.format import RegisterHead, RegisterRow, registers_text
+from .core.rowfacts import RowFacts
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
-from .rowfacts import RowFacts
 
 CHUNK = 500
 CONTENT_TYPES = {

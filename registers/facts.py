@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from .bulkwrite import update_many
-from .rowfacts import facts_document
+from .core.rowfacts import facts_document
 
 
 def refresh(row_pks: Iterable[int], models=None) -> int:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.utils import timezone
 
 from . import models
-from .anchoring import doc_anchors
-from .citations import Citation
-from .format import READING_RULES, RegisterDoc, RowDoc
-from .lint import lint
-from .rendering import Renderer
-from .sources import SourceRoot, root_for
+from .core.anchoring import doc_anchors
+from .core.citations import Citation
+from .core.format import READING_RULES, RegisterDoc, RowDoc
+from .core.lint import lint
+from .core.rendering import Renderer
+from .core.sources import SourceRoot, root_for
 
 
 def fill_register(register: models.Register, doc: RegisterDoc, renderer: Renderer, roots: list[SourceRoot]) -> None:

@@ -1,6 +1,6 @@
 """The one place that turns query parameters into rows, and counts per filter value.
 
-The semantics live in `registers.rowfilter` (pure); this module asks the database one flat
+The semantics live in `registers.core.rowfilter` (pure); this module asks the database one flat
 question, the facts of every row (`Row.facts`, kept by the loader and `registers.facts`), once
 per data version and process, and hands them over. No listing joins child tables to decide what
 matches, so no plan can explode when statistics lag a load, and a listing between two writes
@@ -14,13 +14,10 @@ from dataclasses import dataclass, field, replace
 from comparison import evidence_selectors
 from comparison.evidence import row_verdict
 
-from .disagreement_items import Disagreement, disagreements_of
-from .facetcounts import FacetOption, facet_options
-from .filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
-from .models import Register, Row
-from .pagecache import data_version
-from .rowfacts import row_facts
-from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary callers use)
+from .core.facetcounts import FacetOption, facet_options
+from .core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
+from .core.rowfacts import row_facts
+from .core.rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary callers use)
     CITATION_CHOICES,
     EVIDENCE_CHOICES,
     FACETS,
@@ -33,6 +30,9 @@ from .rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary call
     evaluate,
     parse,
 )
+from .disagreement_items import Disagreement, disagreements_of
+from .models import Register, Row
+from .pagecache import data_version
 
 FACT_COLUMNS = (
     "pk",

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from . import models
-from .format import (
+from .core.format import (
     READING_RULES,
     RegisterDoc,
     RegisterParseError,
@@ -28,10 +28,10 @@ from .format import (
     register_parts,
     slug_from_path,
 )
-from .load_report import LoadReport
+from .core.load_report import LoadReport
+from .core.rendering import LinkTargets, Renderer
 from .loadwrite import RunWriter
 from .pagecache import bump_data_version
-from .rendering import LinkTargets, Renderer
 from .verification import effective_roots
 
 

@@ -3,15 +3,16 @@ Called by registers.loader inside its transaction, after every file parsed."""
 
 from __future__ import annotations
 
-from . import history, listing, models
+from . import listing, models
 from .bulkwrite import insert_many, update_many
-from .citations import Citation
+from .core import history
+from .core.citations import Citation
+from .core.format import READING_RULES, RegisterDoc, RowDoc
+from .core.load_report import LoadReport
+from .core.rendering import Renderer
+from .core.rowfacts import facts_document
+from .core.sources import SourceRoot
 from .fill import fill_register, fill_row, web_url
-from .format import READING_RULES, RegisterDoc, RowDoc
-from .load_report import LoadReport
-from .rendering import Renderer
-from .rowfacts import facts_document
-from .sources import SourceRoot
 
 REGISTER_FIELDS = [
     "title",

@@ -1,6 +1,6 @@
 """Registers in the database: Register, Row, Label, RevisionSupport, HostNote, Citation.
 
-HTML fields are rendered once at load (registers.rendering) and stored beside their Markdown
+HTML fields are rendered once at load (registers.core.rendering) and stored beside their Markdown
 source; templates print them without rendering anything per request.
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from . import choices, excerpts
-from . import vocabulary as vocab
-from .citations import locator
+from . import choices
+from .core import excerpts
+from .core import vocabulary as vocab
+from .core.citations import locator
 
 PROVENANCE = {
     vocab.FROM_WHERE_CELL: "stated in the Where cell",
@@ -40,7 +41,7 @@ class Register(models.Model):
     source_path = models.TextField(blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
     read_with = models.PositiveIntegerField(
-        default=0, help_text="The reading rules (registers.format.READING_RULES) the stored rows were parsed with."
+        default=0, help_text="The reading rules (registers.core.format.READING_RULES) the stored rows were parsed with."
     )
     warnings = models.JSONField(default=list, blank=True, help_text="[{line, message}] kept from the parser.")
     findings = models.JSONField(
@@ -65,7 +66,7 @@ class Register(models.Model):
 
 
 class RowQuerySet(models.QuerySet):
-    """Reads over rows. Which rows match a filter is decided in registers.rowfilter over each
+    """Reads over rows. Which rows match a filter is decided in registers.core.rowfilter over each
     row's facts; this only narrows by free text and prefetches what listings show."""
 
     def search(self, text: str) -> RowQuerySet:

@@ -19,8 +19,9 @@ from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.http import page_or_404
 
-from . import filters, history, rowcompare
-from . import vocabulary as vocab
+from . import filters
+from .core import history, rowcompare
+from .core import vocabulary as vocab
 from .models import Citation, Register, Row
 
 PAGE_SIZE = 100

@@ -11,11 +11,12 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
-from . import excerpts, facts, quotes
+from . import facts
 from .bulkwrite import update_many
+from .core import excerpts, quotes
+from .core.sources import GitSource, ShippedSource, SourceError, SourceRoot, local_git_dir, root_for
 from .models import Citation
 from .models import SourceRoot as SourceRootModel
-from .sources import GitSource, ShippedSource, SourceError, SourceRoot, local_git_dir, root_for
 
 FILE_KINDS_EXCLUDED = ("url", "wire")
 

@@ -21,8 +21,8 @@ from comparison.probes import conformance
 from comparison.probes.scenarios import EVERYTHING, FIXTURE
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
+from registers.core.vocabulary import REVISIONS
 from registers.loader import load_registers
-from registers.vocabulary import REVISIONS
 from tests.conftest import PROJECT, TEST_DATA
 
 # --- the vocabulary: read from the schemas and pages, per revision --------------------------------

@@ -176,7 +176,7 @@ def test_failure_audit_page(page):
 def test_filter_export_markdown_and_html_then_compare_runs(page):
     from comparison.probing import ensure_builtin_target
     from comparison.tasks import start_run
-    from registers.format import parse_register
+    from registers.core.format import parse_register
 
     page.goto("/")
     page.select_option("#f-register", "prompts")

@@ -21,8 +21,8 @@ from comparison.probes.families.base import Finding, Played
 from comparison.probes.launch import free_port, launched
 from comparison.probes.runner import TargetSpec, run_probe
 from comparison.probes.scenarios import FIXTURE
-from registers.vocabulary import REVISIONS
-from registers.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import REVISIONS
+from registers.core.vocabulary import ProbeVerdict as V
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent

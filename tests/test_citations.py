@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from registers.citations import classify_path, expand_wire_ids, issue_refs, scan, wire_refs
+from registers.core.citations import classify_path, expand_wire_ids, issue_refs, scan, wire_refs
 
 
 def one(text: str):

@@ -11,7 +11,7 @@ import pytest
 
 from comparison import pipeline
 from comparison.probes import conformance as c
-from registers.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import ProbeVerdict as V
 
 
 def checks(*statuses: str) -> list[c.Check]:

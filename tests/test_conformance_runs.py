@@ -16,7 +16,7 @@ from comparison import pipeline
 from comparison.peer_targets import add_peer_targets
 from comparison.probes import conformance
 from comparison.tasks import start_run
-from registers.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import ProbeVerdict as V
 from tests.processes import free_port
 from tests.test_conformance import LOST_THROUGH
 

@@ -9,9 +9,9 @@ from comparison import failures
 from comparison.hosts import agreement
 from comparison.hosts.view import FAILED, HostView, Rule
 from comparison.probes.secrets import display_command
-from registers.facetcounts import FacetOption, facet_options
-from registers.filterbar import filter_fields
-from registers.rowfilter import FACETS, RowFilter, evaluate, parse
+from registers.core.facetcounts import FacetOption, facet_options
+from registers.core.filterbar import filter_fields
+from registers.core.rowfilter import FACETS, RowFilter, evaluate, parse
 
 RULE = Rule("x.ts:1")
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def expected(row: Row) -> dict:
-    """The facts written out by hand from the children, without registers.rowfilter."""
+    """The facts written out by hand from the children, without registers.core.rowfilter."""
     states = {"drifted": {"drifted", "file missing"}, "moved": {"moved"}}
     cite = {name for name, verdicts in states.items() if row.citations.filter(verdict__in=verdicts).exists()}
     if row.citations.filter(verdict__in=["", "no source"]).exclude(kind__in=["url", "wire"]).exists():

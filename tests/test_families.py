@@ -16,7 +16,7 @@ from comparison.probes.exchange import Limits
 from comparison.probes.families.base import Played, Step
 from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import FIXTURE
-from registers.vocabulary import REVISIONS, ProbeVerdict
+from registers.core.vocabulary import REVISIONS, ProbeVerdict
 
 RELAY = Path(__file__).with_name("relay.py")
 FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]

@@ -14,7 +14,7 @@ from comparison.probes import families
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import TargetSpec, run_probe
 from comparison.probes.scenarios import FIXTURE
-from registers.vocabulary import ProbeVerdict
+from registers.core.vocabulary import ProbeVerdict
 from tests.processes import PEERS_VENV, free_port, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers

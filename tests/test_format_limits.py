@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from registers.format import RegisterParseError, parse_register
+from registers.core.format import RegisterParseError, parse_register
 from tests.register_text import register_text
 
 
@@ -53,7 +53,7 @@ def test_a_row_of_ten_thousand_citations_reads_every_one():
 def test_a_citation_form_that_never_comes_again_is_searched_for_once(monkeypatch):
     """Searching every form from every citation read the text to its end once per citation for a
     form that never occurred again: quadratic (10,000 citations took 47 s)."""
-    from registers import citations
+    from registers.core import citations
 
     searched: dict[str, int] = {}
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from comparison import charts
 from comparison.probes.interop import cell_interop, received, run_score
 from comparison.probes.multicompare import compare_runs
-from registers.vocabulary import HOSTS
+from registers.core.vocabulary import HOSTS
 
 TEXT = {"content": [{"type": "text", "text": "hello"}]}
 AUDIO = {"content": [{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}]}

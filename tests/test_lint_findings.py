@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from registers import lint
-from registers.sources import SourceRoot
+from registers.core import lint
+from registers.core.sources import SourceRoot
 from tests.conftest import SHIPPED
 from tests.test_unseen_registers import CITES_LOOTBOX, with_row
 
@@ -124,8 +124,8 @@ def test_a_citation_in_no_source_root_cannot_be_verified():
 
 
 def test_a_tick_marked_deprecated_reads_as_deprecated_and_words_are_no_marker():
-    from registers.support import marked_states, support_from_where
-    from registers.vocabulary import ABSENT, DEPRECATED, EXISTS
+    from registers.core.support import marked_states, support_from_where
+    from registers.core.vocabulary import ABSENT, DEPRECATED, EXISTS
 
     assert support_from_where("26-07 ✓ (dep.)")["2026-07-28"].state == DEPRECATED
     assert marked_states("24-11..25-11 ✓ · 26-07 —") == {

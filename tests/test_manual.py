@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from registers.format import parse_register
-from registers.lint import lint_text
+from registers.core.format import parse_register
+from registers.core.lint import lint_text
 from tests.conftest import SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from comparison.hostlab.adapters import ADAPTERS
 from comparison.models import ProbeRun, ProbeTarget
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import execute_run_task, start_run
-from registers import lint
+from registers.core import lint
 from tests.processes import PROJECT, free_port, server
 from tests.test_unseen_registers import with_row
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from registers.quotes import DRIFTED, EXACT, MOVED, NO_QUOTE, Located, SourceText, locate, normalise
+from registers.core.quotes import DRIFTED, EXACT, MOVED, NO_QUOTE, Located, SourceText, locate, normalise
 
 FILE = [
     "export interface Prompt extends BaseMetadata {",  # 1
@@ -154,7 +154,7 @@ def test_positions_map_to_their_lines():
 
 
 def test_a_source_text_gives_the_same_verdicts_as_a_list():
-    from registers.quotes import SourceText
+    from registers.core.quotes import SourceText
 
     lines = ["q", "x", "x", "q", "x", "q", "x", "q"]
     cached = SourceText(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from registers.format import RegisterHead, RegisterRow, parse_register, register_text
+from registers.core.format import RegisterHead, RegisterRow, parse_register, register_text
 from tests.register_grammar import GeneratedRegister, generated_register
 from tests.register_text import comparable
 from tests.strategies import examples

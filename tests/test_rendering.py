@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from registers.rendering import LinkTargets, Renderer
+from registers.core.rendering import LinkTargets, Renderer
 
 renderer = Renderer(LinkTargets(row="/rows/{id}/", register="/registers/{slug}/"))
 

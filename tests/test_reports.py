@@ -17,7 +17,7 @@ from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probing import ensure_builtin_target
 from comparison.reports import CSV_COLUMNS
 from comparison.tasks import start_run
-from registers.format import parse_register, split_registers
+from registers.core.format import parse_register, split_registers
 from registers.loader import load_registers
 from registers.models import Register, Row, RowVersion
 from tests.conftest import SHIPPED

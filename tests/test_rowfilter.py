@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
-from registers.facetcounts import facet_options
-from registers.rowcompare import Side, revision_sides
-from registers.rowfacts import RowFacts, citation_state, facts_document
-from registers.rowfilter import evaluate, parse, select
+from registers.core.facetcounts import facet_options
+from registers.core.rowcompare import Side, revision_sides
+from registers.core.rowfacts import RowFacts, citation_state, facts_document
+from registers.core.rowfilter import evaluate, parse, select
 
 E, A, D, U = "exists", "absent", "deprecated", "unknown"
 REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")

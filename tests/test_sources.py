@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from registers.sources import GitSource, SourceError, SourceRoot, root_for, safe_repo_path, sync_root
+from registers.core.sources import GitSource, SourceError, SourceRoot, root_for, safe_repo_path, sync_root
 from tests import gitrepo
 
 SPEC = SourceRoot(

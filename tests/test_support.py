@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from registers.support import host_segments, milestones, revision_support
+from registers.core.support import host_segments, milestones, revision_support
 
 
 def states(cell: str, events=()):

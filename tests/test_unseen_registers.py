@@ -14,8 +14,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from registers import lint
-from registers.format import READING_RULES, parse_register
+from registers.core import lint
+from registers.core.format import READING_RULES, parse_register
 from registers.loader import load_registers
 from registers.models import Citation, Register, Row, RowVersion
 from tests import gitrepo
@@ -180,7 +180,7 @@ def test_status_against_labels_uncited_rows_and_uncovered_paths():
     uncited = uncited.replace("Handled in `internal/cli/commands.go:385-415` and again at `:414`.", "Handled.")
     assert ("warning", "TT-01", "uncited") in codes(lint.lint_text(uncited, "one.md"))
     nowhere = with_row("`2026-07-28 has` | `26-07 ✓`", sources='`elsewhere/x.go:1` "x"')
-    from registers.sources import SourceRoot
+    from registers.core.sources import SourceRoot
 
     roots = [SourceRoot(key="subject", name="mcpx", prefixes=("internal/",))]
     assert ("warning", "TT-01", "no-source") in codes(lint.lint_text(nowhere, "one.md", roots))

@@ -267,7 +267,7 @@ def test_only_drifted_or_missing_files_fail_the_command(subject_repo):
 
 
 def test_excerpts_keep_line_numbers_when_a_file_starts_with_blank_lines():
-    from registers import excerpts
+    from registers.core import excerpts
 
     kept = excerpts.cut(["", "", "def f():", "    return 1", ""], 4, 4)
     assert kept == {"first": 1, "focus": [4, 4], "lines": ["", "", "def f():", "    return 1", ""]}
@@ -278,7 +278,7 @@ def test_excerpts_keep_line_numbers_when_a_file_starts_with_blank_lines():
 
 
 def test_excerpts_are_cut_around_the_cited_or_found_lines_and_bounded():
-    from registers import excerpts
+    from registers.core import excerpts
 
     lines = [f"line {n}" for n in range(1, 201)]
     assert excerpts.cut(lines, 50, 52) == {"first": 47, "focus": [50, 52], "lines": lines[46:55]}
@@ -294,7 +294,7 @@ def test_excerpts_are_cut_around_the_cited_or_found_lines_and_bounded():
 
 
 def test_a_stored_excerpt_renders_escaped_and_a_malformed_one_renders_nothing():
-    from registers import excerpts
+    from registers.core import excerpts
 
     html = excerpts.render("notes.unknown-type", {"first": 3, "focus": [3, 3], "lines": ["<script>x</script>"]})
     assert "<script>" not in html
@@ -330,7 +330,7 @@ def test_a_fresh_install_verifies_every_spec_citation_offline_and_keeps_the_verd
 
 
 def test_the_shipped_copy_answers_only_for_its_commit_and_its_files(tmp_path):
-    from registers.sources import ShippedSource, SourceError
+    from registers.core.sources import ShippedSource, SourceError
 
     folder = tmp_path / "spec"
     (folder / "schema" / "x").mkdir(parents=True)

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from comparison.probes.scenarios import FIXTURE
-from registers.vocabulary import REVISIONS
+from registers.core.vocabulary import REVISIONS
 from tests import lane_db
 from tests.processes import end_group, manage, running
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from registers.vocabulary import REVISIONS
+from registers.core.vocabulary import REVISIONS
 
 from . import kinds
 

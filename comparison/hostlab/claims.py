@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from registers.vocabulary import HOST_NAMES
+from registers.core.vocabulary import HOST_NAMES
 
 from .catalogue import BY_TOOL
 from .features import CHANGED, DROPPED, FEATURES, KEPT, NOT_MEASURED, NOT_SUPPORTED

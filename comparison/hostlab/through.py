@@ -86,7 +86,7 @@ def _changes(changed: list[dict[str, str]]) -> str:
     return ", ".join(f"{c['feature']}: {c['direct']} → {c['via']}" for c in changed) or "what reached the model"
 
 
-#: The hand model each lab host is the real counterpart of (registers.vocabulary host keys).
+#: The hand model each lab host is the real counterpart of (registers.core.vocabulary host keys).
 MODEL_HOST = {"opencode": "opencode-v1", "codemode": "cloudflare"}
 
 

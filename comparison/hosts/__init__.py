@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from registers.vocabulary import HostPath as Path
+from registers.core.vocabulary import HostPath as Path
 
 from . import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
 from .view import ABSENT, HostView

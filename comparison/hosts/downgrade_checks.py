@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registers.vocabulary import REVISIONS
-from registers.vocabulary import Revision as R
+from registers.core.vocabulary import REVISIONS
+from registers.core.vocabulary import Revision as R
 
 from .mcpx import downgrade
 

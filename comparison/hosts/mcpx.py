@@ -10,8 +10,8 @@ import copy
 import json
 from typing import Any
 
-from registers.vocabulary import REVISIONS
-from registers.vocabulary import Revision as R
+from registers.core.vocabulary import REVISIONS
+from registers.core.vocabulary import Revision as R
 
 from .view import HostView, Part, Rule, base64_size, describe_block
 

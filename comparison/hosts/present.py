@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.vocabulary import SUBJECT_HOST
+from registers.core.vocabulary import SUBJECT_HOST
 
 from . import checked_against
 from .view import ABSENT, DELIVERED, HostView

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registers.vocabulary import HOST_NAMES, HOSTS, REVISIONS, ProbeVerdict
+from registers.core.vocabulary import HOST_NAMES, HOSTS, REVISIONS, ProbeVerdict
 
 from . import change_kinds
 from .reactions import BEHAVIOUR, EVERYBODY, NEWEST, NOBODY, NOT_MODELLED, SAME_ASPECT, Reaction, ignoring, using

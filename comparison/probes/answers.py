@@ -14,7 +14,7 @@ from comparison.hosts import change_kinds, is_prompt_result, prompt_views, proto
 from comparison.hosts.change_kinds import ADDED_AS_REVISION_ASKS
 from comparison.hosts.present import present
 from comparison.hosts.view import HostView
-from registers.vocabulary import ProbeVerdict
+from registers.core.vocabulary import ProbeVerdict
 
 from . import interop, listing, revisions
 from .diffing import diff, payload

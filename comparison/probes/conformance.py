@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registers.vocabulary import ProbeVerdict as V
-from registers.vocabulary import Revision
+from registers.core.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import Revision
 
 from ..anchors.vocabulary import page_topic, vocabulary
 from .families import fixture_scenarios

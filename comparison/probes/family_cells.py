@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from comparison.hosts import protocol
-from registers.vocabulary import REVISIONS, ProbeVerdict
+from registers.core.vocabulary import REVISIONS, ProbeVerdict
 
 from . import families, tries
 from .families.base import Finding, Played, Scenario, worst

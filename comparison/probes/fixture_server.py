@@ -25,7 +25,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 
-from registers.vocabulary import Revision as R
+from registers.core.vocabulary import Revision as R
 
 from . import fixture_conformance, fixture_journal
 from .families import caching, cancellation, changes, fixture_tools, pagination, upstream_told

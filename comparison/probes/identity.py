@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from registers.vocabulary import Revision
+from registers.core.vocabulary import Revision
 
 from .exchange import Limits
 from .runner import TargetSpec, open_transport

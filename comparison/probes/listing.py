@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from comparison.hosts.change_kinds import DECORATED_LIST, MERGED_PAGES
-from registers.vocabulary import ProbeVerdict
+from registers.core.vocabulary import ProbeVerdict
 
 from .families.base import Finding
 

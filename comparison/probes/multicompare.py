@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.vocabulary import HOSTS, PROBE_VERDICTS
+from registers.core.vocabulary import HOSTS, PROBE_VERDICTS
 
 from . import conformance
 from .compare import describe

@@ -16,8 +16,8 @@ from typing import Any
 
 import jsonschema
 
-from registers.vocabulary import REVISIONS
-from registers.vocabulary import Revision as R
+from registers.core.vocabulary import REVISIONS
+from registers.core.vocabulary import Revision as R
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "data" / "schemas"
 

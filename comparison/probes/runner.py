@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
+from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from ..anchors.travelled import travelled
 from . import families

@@ -9,7 +9,7 @@ named, never counted either way.
 
 from __future__ import annotations
 
-from registers.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import ProbeVerdict as V
 
 from .families.base import Finding, worst
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from registers.vocabulary import PROBE_VERDICTS, REVISIONS
+from registers.core.vocabulary import PROBE_VERDICTS, REVISIONS
 
 MAX_RESULTS = 5000
 #: field → the types it may have (None allowed where listed).

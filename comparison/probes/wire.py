@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.vocabulary import Revision as R
+from registers.core.vocabulary import Revision as R
 
 from .exchange import Call, Exchange
 from .http_transport import HttpTransport

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='register',
             name='read_with',
-            field=models.PositiveIntegerField(default=0, help_text='The reading rules (registers.format.READING_RULES) the stored rows were parsed with.'),
+            field=models.PositiveIntegerField(default=0, help_text='The reading rules (registers.core.format.READING_RULES) the stored rows were parsed with.'),
         ),
         migrations.AddField(
             model_name='row',

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 def fill_anchors(apps, schema_editor):
     from comparison.anchors.row_anchors import CELL, TITLE, CitedLine, row_anchors
-    from registers.anchoring import READ_FIELDS
+    from registers.core.anchoring import READ_FIELDS
 
     Row = apps.get_model("registers", "Row")
     Citation = apps.get_model("registers", "Citation")

@@ -22,7 +22,7 @@ from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, Targ
 from comparison.probes.scenarios import SUITES, suite
 from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
 from comparison.probes.tries import MAX_TRIES
-from registers.vocabulary import PROBE_VERDICTS, ProbeVerdict
+from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 
 def _write(path: str, text: str) -> None:

@@ -11,8 +11,8 @@ import json
 import time
 from typing import Any
 
-from registers.vocabulary import ProbeVerdict as V
-from registers.vocabulary import Revision
+from registers.core.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Step, Tool, Upstream

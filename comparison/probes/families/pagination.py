@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from comparison.hosts import change_kinds
-from registers.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import ProbeVerdict as V
 
 from .. import listing
 from .base import Family, Finding, Played, Scenario

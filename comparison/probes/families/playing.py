@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from comparison.hosts import change_kinds
-from registers.vocabulary import ProbeVerdict
+from registers.core.vocabulary import ProbeVerdict
 
 from ..exchange import Call
 from .base import Finding, Played, Step

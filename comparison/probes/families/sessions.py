@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from registers.vocabulary import ProbeVerdict as V
-from registers.vocabulary import Revision
+from registers.core.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import Revision
 
 from .base import Family, Finding, Played, Scenario
 from .playing import second_client

@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from comparison.hosts import change_kinds
-from registers.vocabulary import ProbeVerdict as V
-from registers.vocabulary import Revision
+from registers.core.vocabulary import ProbeVerdict as V
+from registers.core.vocabulary import Revision
 
 from ..wire import CLIENT_INFO
 from .base import Family, Finding, Played, Scenario, Tool, Upstream

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
-from registers import lint, quotes
-from registers.format import RegisterParseError, parse_register
+from registers.core import lint, quotes
+from registers.core.format import RegisterParseError, parse_register
 from registers.loader import RegisterLoadError, register_files
 from registers.verification import Verifier, effective_roots, parse_override, settings_roots
 

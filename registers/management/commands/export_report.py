@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.http import QueryDict
 
 from registers import exporting, filters
-from registers.rowfilter import SINGLE_PARAMETERS
+from registers.core.rowfilter import SINGLE_PARAMETERS
 
 FILTER_OPTIONS = SINGLE_PARAMETERS
 

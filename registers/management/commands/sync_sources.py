@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from registers.sources import sync_root
+from registers.core.sources import sync_root
 from registers.verification import cache_dir, effective_roots
 
 

@@ -7,7 +7,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from registers import quotes
+from registers.core import quotes
 from registers.models import Citation
 from registers.verification import Override, Verifier, effective_roots, parse_override, summary, verify
 

@@ -13,15 +13,7 @@ from dataclasses import dataclass, field
 
 from .citations import Citation
 from .support import HostSegment
-from .vocabulary import (
-    HOST_HAS,
-    HOST_LACKS,
-    HOST_MENTIONED,
-    HOST_NA,
-    HOST_PARTIAL,
-    HOSTS,
-    SUBJECT_HOST,
-)
+from .vocabulary import HOST_HAS, HOST_LACKS, HOST_MENTIONED, HOST_NA, HOST_PARTIAL, HOSTS, SUBJECT_HOST
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"*])")
 OPENCODE = re.compile(r"\bopencode\b", re.I)
