@@ -7,7 +7,7 @@ from django.http import Http404
 
 from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
 
-from . import charts, failures
+from .core import charts, failures
 from .models import ProbeResult, ProbeRun
 from .probes import multicompare
 from .probes.scenarios import SUITES, suite

@@ -1,5 +1,5 @@
 """Evidence beside every claim, read from the database for the registers app: the latest probe
-cells of every target, matched to rows by their anchors, then comparison.evidence over them."""
+cells of every target, matched to rows by their anchors, then comparison.core.evidence over them."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from django.db.models import Q
 
 from registers.core.vocabulary import HOSTS
 
-from . import evidence
 from .anchors import kinds
 from .anchors.row_anchors import TITLE
+from .core import evidence
 from .hosts.agreement import row_host_views
 from .hosts.findings import findings_for
 from .models import ProbeResult, ProbeRun

@@ -9,8 +9,8 @@ from django.template.loader import render_to_string
 from registers.core import linking
 from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS
 
-from . import reports
-from .charts import Chart
+from .core import reports
+from .core.charts import Chart
 from .http import export_policy
 from .probes.multicompare import Comparison
 

@@ -14,9 +14,10 @@ from django.db.models import Q
 
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
-from . import charts, failures, lab_selectors, version_groups
+from . import lab_selectors
 from .anchors import kinds
-from .latest_verdicts import LatestVerdicts
+from .core import charts, failures, version_groups
+from .core.latest_verdicts import LatestVerdicts
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
 from .probes.scenarios import suite

@@ -9,10 +9,10 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import share_links
+from .core import share_links
+from .core.playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
 from .http import HtmxHttpRequest, partial
 from .lab_selectors import protocol_table
-from .playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
 
 
 @require_http_methods(["GET", "POST"])

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from comparison import evidence
+from comparison.core import evidence
 
 
 @dataclass(frozen=True)

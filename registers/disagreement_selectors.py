@@ -10,8 +10,8 @@ from collections import Counter
 
 from django.core.paginator import Paginator
 
-from comparison import evidence
 from comparison import selectors as probe_selectors
+from comparison.core import evidence
 from comparison.http import page_or_404
 
 from . import filters

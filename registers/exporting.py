@@ -1,6 +1,6 @@
 """Exports of the rows a filter selects: Markdown in the register format (registers.core.format's
 writer), the HTML report (templates/reports/report.html, autoescaped), JSON and CSV
-(comparison.reports). Streamed from the database in chunks so memory stays flat whatever the size
+(comparison.core.reports). Streamed from the database in chunks so memory stays flat whatever the size
 of the register set."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.http import HttpResponseBase
 from django.template.loader import get_template
 from django.utils import timezone
 
-from comparison import report_rows, reports
+from comparison.core import report_rows, reports
 from comparison.downloads import download
 from comparison.selectors import LatestVerdicts, latest_probe_verdicts
 

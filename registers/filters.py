@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from comparison import evidence_selectors
-from comparison.evidence import row_verdict
+from comparison.core.evidence import row_verdict
 
 from .core.facetcounts import FacetOption, facet_options
 from .core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
@@ -91,7 +91,7 @@ def snapshot() -> Snapshot:
 
 
 def _evidence_input(values: tuple) -> tuple:
-    """(row id, host claims, revisions) of one snapshot row for comparison.evidence."""
+    """(row id, host claims, revisions) of one snapshot row for comparison.core.evidence."""
     facts = values[11] or {}
     anchors, difference, subject = values[len(FACT_COLUMNS) : len(FACT_COLUMNS) + len(EVIDENCE_COLUMNS)]
     status = values[3]

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from comparison import evidence, evidence_related, spec_checks
 from comparison.anchors import kinds
 from comparison.anchors.row_anchors import CitedLine, cited_anchors, page_section, resolve, row_anchors, text_anchors
 from comparison.anchors.schema_lines import place_at
 from comparison.anchors.vocabulary import vocabulary
+from comparison.core import evidence, evidence_related, spec_checks
 from comparison.hosts.findings import findings, findings_for
 from comparison.probes import conformance
 from comparison.probes.scenarios import EVERYTHING, FIXTURE
@@ -155,7 +155,10 @@ def test_every_scenario_declares_anchors_the_vocabulary_knows():
 
 
 def test_no_scenario_schema_check_or_suite_mapping_names_a_register_row():
-    for path in [*(PROJECT / "comparison" / "probes").rglob("*.py"), PROJECT / "comparison" / "spec_checks.py"]:
+    for path in [
+        *(PROJECT / "comparison" / "probes").rglob("*.py"),
+        PROJECT / "comparison" / "core" / "spec_checks.py",
+    ]:
         assert not ROW_ID.search(path.read_text(encoding="utf-8")), path
 
 

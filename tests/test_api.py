@@ -10,7 +10,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison import charts, selectors
+from comparison import selectors
+from comparison.core import charts
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.loader import load_registers

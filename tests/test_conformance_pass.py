@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from comparison import pipeline
+from comparison.core import pipeline
 from comparison.probes import conformance as c
 from registers.core.vocabulary import ProbeVerdict as V
 
@@ -125,7 +125,7 @@ def test_a_stdio_targets_run_says_the_suite_cannot_reach_it(client):
 
 
 def test_the_comparison_puts_the_suite_beside_each_runs_target_and_exports_it():
-    from comparison import reports
+    from comparison.core import reports
     from comparison.probes.multicompare import compare_runs
 
     lost = c.Row("tools-call-sampling", (1, 0), (0, 1), V.LOST, "no sampling", (), ()).as_dict()

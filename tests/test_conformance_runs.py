@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from comparison import pipeline
+from comparison.core import pipeline
 from comparison.peer_targets import add_peer_targets
 from comparison.probes import conformance
 from comparison.tasks import start_run

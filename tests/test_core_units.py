@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
-from comparison import failures
+from comparison.core import failures
 from comparison.hosts import agreement
 from comparison.hosts.view import FAILED, HostView, Rule
 from comparison.probes.secrets import display_command

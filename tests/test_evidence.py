@@ -1,4 +1,4 @@
-"""Evidence beside every claim (comparison.evidence) on a register written for the test
+"""Evidence beside every claim (comparison.core.evidence) on a register written for the test
 (tests/data/evidence.md): CT-01's claim is supported, CT-03's is contradicted by the opencode v1
 model and, through the test lane, by the real opencode binary; CT-05's only by the opencode v2
 model; CT-77 is measured by nothing. Then the row list's evidence filter, the Disagreements page
@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison import evidence
+from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
@@ -286,7 +286,7 @@ def test_a_title_about_a_behaviour_of_a_thing_gets_no_stance_from_the_schema():
 
 
 def test_a_type_change_and_an_accepted_block_are_read_from_the_schema():
-    from comparison import spec_checks
+    from comparison.core import spec_checks
 
     title = "`ToolResultContent.structuredContent` becomes any JSON"
     assert spec_checks.check(["field:ToolResultContent.structuredContent"], title, {}, "2026-07-28").found == {
@@ -304,7 +304,7 @@ def test_a_type_change_and_an_accepted_block_are_read_from_the_schema():
 
 
 def test_the_failure_gap_rows_are_checked_by_the_dpcter_audit_of_the_fixtures_failures():
-    from comparison import failure_checks
+    from comparison.core import failure_checks
 
     for row in (f"FG-0{n}" for n in range(1, 10)):
         assert failure_checks.check(row).agrees, row

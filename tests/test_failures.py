@@ -10,9 +10,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from comparison import envelope, failures
-from comparison.envelope import find_envelope
-from comparison.failures import Observation, profiles, raw_observation, score
+from comparison.core import envelope, failures
+from comparison.core.envelope import find_envelope
+from comparison.core.failures import Observation, profiles, raw_observation, score
 from comparison.probes.fixture_content import ENVELOPE
 from comparison.probes.runner import TargetSpec, run_probe
 from comparison.probes.scenarios import FIXTURE

@@ -358,7 +358,7 @@ def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_c
 
 
 def test_junit_and_baselines_treat_losses_as_failures_and_untestable_as_errors():
-    from comparison.pipeline import check_baseline, junit_xml, read_baseline
+    from comparison.core.pipeline import check_baseline, junit_xml, read_baseline
 
     results = [
         {"scenario": "progress", "requested_revision": "2025-11-25", "verdict": "lost by proxy", "failure": "",

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from comparison import failures
+from comparison.core import failures
+from comparison.core.reports import spreadsheet_safe
 from comparison.hosts import mcpx, prompt_views, tool_views
 from comparison.hosts.present import PresentedView, present
 from comparison.probes import jsonsafe, revisions
@@ -24,7 +25,6 @@ from comparison.probes.http_transport import HttpTransport
 from comparison.probes.runner import VERDICTS, ProbeOutcome, TargetSpec, assess
 from comparison.probes.scenarios import Scenario, suite
 from comparison.probes.stdio_transport import StdioTransport
-from comparison.reports import spreadsheet_safe
 from tests.strategies import almost_json, examples, json_values, responses, results
 
 SCENARIOS = list(suite("fixture"))

@@ -1,12 +1,12 @@
 """The interop score (comparison.probes.interop), the comparison of runs (multicompare) and the
-server-drawn charts (comparison.charts), over plain data."""
+server-drawn charts (comparison.core.charts), over plain data."""
 
 from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
 
-from comparison import charts
+from comparison.core import charts
 from comparison.probes.interop import cell_interop, received, run_score
 from comparison.probes.multicompare import compare_runs
 from registers.core.vocabulary import HOSTS

@@ -249,7 +249,7 @@ def test_row_15_the_schedule_form_ticks_revisions_and_scenarios(admin_client):
 
 
 def test_row_15_cli_columns_stay_aligned_whatever_the_names():
-    from comparison.pipeline import aligned
+    from comparison.core.pipeline import aligned
 
     lines = aligned(
         [["a→b", "text", "as expected", "x"], ["a→b", "fail-argument-value-envelope", "lost by proxy", "y"]]

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from comparison import pipeline
+from comparison.core import pipeline
 from tests.processes import PROJECT, free_port, mcp_proxy_command, server
 
 FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture_server", "--stdio")

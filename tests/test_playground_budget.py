@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from comparison.playground import MAX_BLOCKS, SHOWN_ITEMS
+from comparison.core.playground import MAX_BLOCKS, SHOWN_ITEMS
 from comparison.templatetags.host_views import MAX_JSON_SHOWN, pretty_json
 
 PIXEL = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}

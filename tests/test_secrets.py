@@ -310,7 +310,7 @@ def test_userinfo_of_every_shape_is_hidden():
 
 
 def test_an_object_is_an_envelope_only_by_its_schema():
-    from comparison.envelope import find_envelope
+    from comparison.core.envelope import find_envelope
 
     assert find_envelope({"a": 1}) is None
     assert find_envelope({"schema": "mcp-error/2", "code": "x"}) is None

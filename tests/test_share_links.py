@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from comparison import share_links
+from comparison.core import share_links
 
 DOCUMENT = {"content": [{"type": "text", "text": "shared <b>as is</b>"}, {"type": "image", "data": "iVBORw0KGgo=",
                                                                           "mimeType": "image/png"}]}  # fmt: skip

@@ -54,7 +54,7 @@ def test_a_run_records_what_the_target_said_it_is_and_the_target_page_groups_run
 
 
 def test_runs_group_by_identity_newest_first_and_a_silent_target_is_named_so():
-    from comparison.version_groups import UNSAID, by_version
+    from comparison.core.version_groups import UNSAID, by_version
 
     groups = by_version([(5, "proxy 2.0", "t5", (3, 4)), (4, "", "t4", (0, 0)), (3, "proxy 2.0", "t3", (1, 4)),
                          (2, "proxy 1.0", "t2", (2, 2))])  # fmt: skip

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from comparison import failures
+from comparison.core import failures
 from comparison.hosts import change_kinds, is_prompt_result, prompt_views, protocol, tool_views
 from comparison.hosts.change_kinds import ADDED_AS_REVISION_ASKS
 from comparison.hosts.present import present

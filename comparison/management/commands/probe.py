@@ -11,7 +11,8 @@ from collections import Counter
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import failures, lab_through, pipeline
+from comparison import lab_through
+from comparison.core import failures, pipeline
 from comparison.hostlab import through
 from comparison.models import ProbeTarget
 from comparison.probes import conformance, conformance_run

@@ -13,7 +13,7 @@ from typing import Any
 
 from registers.core.vocabulary import ProbeVerdict
 
-from .probes.compare import describe
+from ..probes.compare import describe
 
 #: Worse to the right: a cell regresses when its verdict moves right of the baseline's.
 #: "Not compared" (nothing to compare with) is no worse than as expected; "intermittent" is its own

@@ -21,9 +21,9 @@ from typing import Any
 
 from registers.core.vocabulary import HOST_PATH_LABELS
 
+from ..hosts.present import PresentedView
+from ..hosts.view import FAILED
 from .envelope import ENVELOPE_SCHEMA, find_envelope
-from .hosts.present import PresentedView
-from .hosts.view import FAILED
 
 COORDINATES = ("D", "P", "C", "T", "E", "R")
 NAMES = {

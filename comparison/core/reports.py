@@ -1,7 +1,7 @@
 """Exports over plain data: JSON and CSV of rows, and the DPCTER audit. Pure, no Django: every
 function takes dicts and yields text chunks, so a caller can stream. (Markdown is written by
 registers.core.format's writer; the HTML report's head and tail from templates/reports/report.html,
-its rows by comparison.report_rows.)
+its rows by comparison.core.report_rows.)
 
 Row dicts carry: register (slug), row_id, title, difference, labels_cell, where_cell, status_cell,
 value_cell, effort_cell, risk_cell, fields [{name, text}], labels [text], support {revision: state},

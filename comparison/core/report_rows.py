@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from comparison.reports import probe_text
+from comparison.core.reports import probe_text
 from registers.core.vocabulary import REVISIONS
 
 

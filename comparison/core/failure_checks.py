@@ -3,7 +3,7 @@ Pure, no Django.
 
 The fixture induces four failure kinds (not found, argument type, argument value, auth), each as a
 JSON-RPC error and as `isError` with prose (the spec's own forms) and as an `mcp-error/1` envelope.
-Scored as the upstream sends them (comparison.failures), with the JSON-RPC `data` left out of the
+Scored as the upstream sends them (comparison.core.failures), with the JSON-RPC `data` left out of the
 spec forms: its content is the fixture's choice, not the spec's, and the published audit counted
 what the spec gives.
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..probes.fixture_content import FAILURE_KINDS, TOOLS, ToolError
 from . import failures
-from .probes.fixture_content import FAILURE_KINDS, TOOLS, ToolError
 
 SPEC_FORMS = ("rpc", "prose")
 COORDINATE_ROWS = {"FG-01": "D", "FG-02": "P", "FG-03": "C", "FG-04": "T", "FG-05": "E", "FG-06": "R"}

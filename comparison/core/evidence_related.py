@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from registers.core.vocabulary import ProbeVerdict, StatusVerdict
 
-from .anchors import kinds
+from ..anchors import kinds
 from .evidence_types import AGREES, DISAGREES, PROBE, RELATED_ENTRY, HostEvidence, ProbeCell, RowRevisions, Source
 from .spec_checks import claimed_revisions, naming_title
 

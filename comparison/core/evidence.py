@@ -16,8 +16,8 @@ Real-host findings (comparison/data/real_host_findings.json) are shown with no s
 where a real host parted from the behaviour notes, which the models already follow.
 
 Beside the hosts, one entry for the spec holds the row's claims about the protocol itself: its
-revisions against the official JSON schema of each (comparison.spec_checks), and for the
-failure-gap rows the DPCTER audit of the failures the fixture induces (comparison.failure_checks).
+revisions against the official JSON schema of each (comparison.core.spec_checks), and for the
+failure-gap rows the DPCTER audit of the failures the fixture induces (comparison.core.failure_checks).
 mcpx's `downgrade()` model speaks to the two rows about it (hosts.downgrade_checks).
 
 Words: a host with sources but none that takes a stance is "observed" (never "untested"), a host the
@@ -29,6 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..hosts import REAL_HOST_CHECKS, downgrade_checks
+from ..hosts.agreement import RowHostView, judge
+from ..hosts.examples import COMPOSED, example_for, vectors
+from ..hosts.present import PresentedView
 from . import evidence_related, failure_checks, spec_checks
 from .evidence_types import (
     AGREES,
@@ -53,10 +57,6 @@ from .evidence_types import (
     RowRevisions,
     Source,
 )
-from .hosts import REAL_HOST_CHECKS, downgrade_checks
-from .hosts.agreement import RowHostView, judge
-from .hosts.examples import COMPOSED, example_for, vectors
-from .hosts.present import PresentedView
 
 __all__ = [
     "AGREES", "AUDIT", "DISAGREES", "FINDING", "MODEL", "NO_CLAIM", "OBSERVED", "PROBE", "REAL_HOST",

@@ -22,10 +22,10 @@ from functools import lru_cache
 
 from registers.core.vocabulary import REVISIONS
 
-from .anchors import kinds
-from .anchors.titles import head as _head
-from .anchors.titles import naming_title
-from .anchors.vocabulary import schema_definitions, vocabulary
+from ..anchors import kinds
+from ..anchors.titles import head as _head
+from ..anchors.titles import naming_title
+from ..anchors.vocabulary import schema_definitions, vocabulary
 
 #: A title saying the thing becomes any JSON value claims a type change, not an existence.
 ANY_JSON = re.compile(r"\bany JSON\b", re.I)

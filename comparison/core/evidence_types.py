@@ -1,4 +1,4 @@
-"""The words and shapes of the evidence (comparison.evidence): verdicts, sources, the evidence for
+"""The words and shapes of the evidence (comparison.core.evidence): verdicts, sources, the evidence for
 one host or entry, a stored probe cell as the evidence reads it, and what a row says of the
 revisions and of what it is about. Pure, no Django."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from registers.core.vocabulary import HOST_NAMES
 
-from .hosts.present import PresentedView
+from ..hosts.present import PresentedView
 
 AGREES, DISAGREES, OBSERVED, UNTESTED = "agrees", "disagrees", "observed", "untested"
 #: A row some check meets by its anchors, none of which takes a stance on its claims.
