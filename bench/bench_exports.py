@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=511)
     args = parser.parse_args()
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
     import django
 
     django.setup()

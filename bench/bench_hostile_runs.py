@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
 
 import django
 

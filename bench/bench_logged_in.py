@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
 
 URLS = ["/matrix/?risk=high", "/?revision=2025-06-18", "/?host=opencode-v1&host_mode=lacks", "/"]
 

@@ -33,7 +33,7 @@ PAGES = [
 
 def setup() -> None:
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
     os.environ.setdefault("MCP_COMPARE_ALLOWED_HOSTS", "testserver")
     os.environ.setdefault("MCP_COMPARE_CACHE_DIR", tempfile.mkdtemp())
     import django

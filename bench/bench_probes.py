@@ -25,7 +25,7 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
 import django  # noqa: E402  (mcp-proxy's command comes from the peer targets, which import models)
 
 django.setup()

@@ -23,7 +23,7 @@ sys.path.insert(0, str(PROJECT))
 def setup_django() -> None:
     if "DATABASE_URL" not in os.environ:
         os.environ["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
     os.environ.setdefault("MCP_COMPARE_ALLOWED_HOSTS", "testserver")
     import django
 

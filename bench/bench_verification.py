@@ -114,7 +114,7 @@ def registers(folder: Path, spec: list, subject: list) -> list[Path]:
 
 def main() -> None:
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
     import django
 
     django.setup()

@@ -10,9 +10,9 @@ cd "$(dirname "$0")/.."
 workers="${MCP_COMPARE_WEB_WORKERS:-$(( $(nproc) * 2 ))}"
 bind="${HOST:-127.0.0.1}:${PORT:-8000}"
 if [ "${MCP_COMPARE_SERVER:-gunicorn}" = uvicorn ]; then
-  exec .venv/bin/uvicorn comparison.asgi:application --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
+  exec .venv/bin/uvicorn mcp_compare.asgi:application --host "${HOST:-127.0.0.1}" --port "${PORT:-8000}" \
     --workers "$workers" --no-access-log --log-level warning
 fi
-exec .venv/bin/gunicorn comparison.wsgi:application --bind "$bind" --workers "$workers" --worker-class sync \
+exec .venv/bin/gunicorn mcp_compare.wsgi:application --bind "$bind" --workers "$workers" --worker-class sync \
   --timeout 60 --graceful-timeout 10 --max-requests 5000 --max-requests-jitter 500 --no-control-socket \
   ${MCP_COMPARE_ACCESS_LOG:+--access-logfile -}

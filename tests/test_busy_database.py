@@ -24,7 +24,7 @@ LOAD_TWICE = (
 def shared(lane_database):
     return {
         "DATABASE_URL": lane_database,
-        "DJANGO_SETTINGS_MODULE": "comparison.settings",
+        "DJANGO_SETTINGS_MODULE": "mcp_compare.settings",
         "MCP_COMPARE_SECRET_KEY": "k" * 50,
     }
 

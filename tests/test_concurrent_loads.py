@@ -67,7 +67,7 @@ def test_a_command_waiting_on_a_held_sqlite_lock_says_so(shared, tmp_path):
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD_LOCK, "30"],
         cwd=PROJECT,
-        env={**os.environ, **env, "DJANGO_SETTINGS_MODULE": "comparison.settings"},
+        env={**os.environ, **env, "DJANGO_SETTINGS_MODULE": "mcp_compare.settings"},
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,

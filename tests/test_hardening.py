@@ -20,7 +20,16 @@ def test_a_404_says_what_was_not_found_and_nothing_of_the_url_table(client):
     text = response.content.decode()
     assert "There is nothing at <code>/no/such/page/</code>." in text
     # What Django's resolver message carried: every pattern it tried and the URLconf's module path.
-    for leak in ("api/v1/", "comparison.urls", "registers.urls", "tried", str(PROJECT), "URLconf", "<int:pk>", "<str:"):
+    for leak in (
+        "api/v1/",
+        "mcp_compare.urls",
+        "registers.urls",
+        "tried",
+        str(PROJECT),
+        "URLconf",
+        "<int:pk>",
+        "<str:",
+    ):
         assert leak not in text, leak
     assert "No loaded register has a row NOPE-1." in client.get("/rows/NOPE-1/").content.decode()
 

@@ -123,7 +123,7 @@ def test_a_statement_over_the_limit_is_a_clear_503(rf, caplog):
     from django.contrib.auth.models import AnonymousUser
     from django.db import OperationalError
 
-    from comparison.middleware import DatabaseTimeoutMiddleware
+    from mcp_compare.middleware import DatabaseTimeoutMiddleware
 
     # The savepoint is rolled back by the error leaving it, so the test's transaction goes on.
     with pytest.raises(OperationalError) as raised, transaction.atomic(), connection.cursor() as cursor:  # noqa: PT012

@@ -4,5 +4,5 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "comparison.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
 application = get_asgi_application()

@@ -4,7 +4,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import api_v1, health, login_throttle, views
+from comparison import api_v1, views
+
+from . import health, login_throttle
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -19,5 +21,5 @@ urlpatterns = [
     path("", include("registers.urls")),
 ]
 
-handler404 = "comparison.handlers.not_found"
-handler500 = "comparison.handlers.server_error"
+handler404 = "mcp_compare.handlers.not_found"
+handler500 = "mcp_compare.handlers.server_error"

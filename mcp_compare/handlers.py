@@ -1,4 +1,4 @@
-"""Project-level error pages (wired in comparison.urls).
+"""Project-level error pages (wired in mcp_compare.urls).
 
 A 404 says what was not found and nothing else: the resolver's own message lists every URL
 pattern and module path. A request that fails because the database cannot be reached (stopped,

@@ -1,4 +1,4 @@
-"""Django settings for mcp-compare. Every value that varies per machine comes from comparison.env."""
+"""Django settings for mcp-compare. Every value that varies per machine comes from mcp_compare.env."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import dj_database_url
 from django.core.management.utils import get_random_secret_key
 from django.utils.csp import CSP
 
-from comparison import env
+from mcp_compare import env
 
 BASE_DIR = env.BASE_DIR
 DEBUG = env.DEBUG
@@ -55,17 +55,17 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Before CSRF's check reads a form body: an oversized body is refused unread.
-    "comparison.middleware.BodySizeLimitMiddleware",
+    "mcp_compare.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "comparison.middleware.DatabaseTimeoutMiddleware",
+    "mcp_compare.middleware.DatabaseTimeoutMiddleware",
 ]
 
-ROOT_URLCONF = "comparison.urls"
-WSGI_APPLICATION = "comparison.wsgi.application"
-ASGI_APPLICATION = "comparison.asgi.application"
+ROOT_URLCONF = "mcp_compare.urls"
+WSGI_APPLICATION = "mcp_compare.wsgi.application"
+ASGI_APPLICATION = "mcp_compare.asgi.application"
 
 TEMPLATES = [
     {
@@ -108,7 +108,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets pages be read while a load writes; IMMEDIATE takes the write lock when a transaction
     # starts (no deadlocked upgrade from reading to writing); the busy timeout waits for the writer.
     # Django's backend, asking whether SQLite has JSON without waiting for a write lock.
-    DATABASES["default"]["ENGINE"] = "comparison.sqlite"
+    DATABASES["default"]["ENGINE"] = "mcp_compare.sqlite"
     # The test database in memory, as for Django's own backend (pytest-django knows that one by
     # name only, and would name a file test_<path> for any other).
     DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
@@ -159,7 +159,7 @@ CACHES = {
     }
 }
 
-AUTHENTICATION_BACKENDS = ["comparison.login_throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["mcp_compare.login_throttle.ThrottledModelBackend"]
 #: Failed log-ins that lock a user name, or an address, for LOGIN_LOCKOUT_SECONDS (the admin's too).
 LOGIN_FAILURES_PER_USER = env.LOGIN_FAILURES_PER_USER
 LOGIN_FAILURES_PER_ADDRESS = env.LOGIN_FAILURES_PER_ADDRESS
@@ -269,7 +269,7 @@ CITATION_SOURCES = [
 ]
 
 # The playground takes results with large base64 images: up to 2 MiB of JSON from anyone, 32 MiB
-# from a logged-in user (comparison.middleware refuses bigger bodies before they are read).
+# from a logged-in user (mcp_compare.middleware refuses bigger bodies before they are read).
 MAX_BODY_ANONYMOUS = env.MAX_BODY_ANONYMOUS
 MAX_BODY_AUTHENTICATED = env.MAX_BODY_AUTHENTICATED
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_AUTHENTICATED + 64 * 1024

@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .models import ProbeRun, WorkerHeartbeat
-from .probes.launch import START_SECONDS
+from comparison.models import ProbeRun, WorkerHeartbeat
+from comparison.probes.launch import START_SECONDS
 
 
 def stuck_after() -> timedelta | None:
