@@ -78,6 +78,55 @@ def test_a_port_in_use_and_a_remote_url_are_refused():
     assert loopback_port("http://127.0.0.1:99999/") is None
 
 
+def test_a_port_another_process_takes_after_the_check_is_a_failed_launch_not_a_wrong_target(tmp_path):
+    """The race the check before the launch cannot close: the port is free, the launch starts, and
+    another process binds it first. The port answers, but the run would probe that process."""
+    import threading
+    import time
+
+    port, ready = free_port(), tmp_path / "started"
+    # Says it started, then never binds: whatever answers on the port is someone else.
+    script = f"import time; open({str(ready)!r}, 'w').close(); time.sleep(30)"
+    taker = socket.socket()
+
+    def take_the_port() -> None:
+        deadline = time.monotonic() + 20
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        taker.bind(("127.0.0.1", port))
+        taker.listen()
+
+    thread = threading.Thread(target=take_the_port)
+    thread.start()
+    try:
+        with pytest.raises(LaunchFailed, match="from a process the launch did not start"):
+            with launched([sys.executable, "-c", script], f"http://127.0.0.1:{port}/mcp", timeout=20):
+                pass
+    finally:
+        thread.join(timeout=25)
+        taker.close()
+
+
+def test_the_listener_of_a_port_is_found_among_its_processes():
+    import os
+    import subprocess
+
+    from comparison.probes.listeners import listener_is_among
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+        try:
+            assert listener_is_among(port, {os.getpid()}) is True
+            assert listener_is_among(port, {other.pid}) is False
+        finally:
+            other.kill()
+            other.wait(timeout=5)
+    assert listener_is_among(port, {os.getpid()}) is None, "nothing listens: nothing to say"
+
+
 @pytest.mark.django_db
 def test_a_launch_commands_secrets_stay_masked(client):
     from comparison.models import ProbeTarget

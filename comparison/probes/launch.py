@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from . import process_tree
 from .child_env import child_environment
+from .listeners import listener_is_among
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 START_SECONDS = 30.0
@@ -84,18 +85,27 @@ def launched(
         except OSError as error:
             raise LaunchFailed(f"could not start {command[0]!r}: {error}") from error
         try:
-            _wait_listening(process, address, timeout, log)
+            _wait_listening(process, address, timeout, log, mark)
             yield
         finally:
             _stop(process, mark)
 
 
-def _wait_listening(process: subprocess.Popen, address: tuple[str, int], timeout: float, log) -> None:
+def _wait_listening(
+    process: subprocess.Popen, address: tuple[str, int], timeout: float, log, mark: dict[str, str]
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise LaunchFailed(f"the launch command exited with code {process.returncode}: {_tail(log)}")
         if _accepts(*address):
+            # Another process can take the port between the check before the launch and the
+            # launch's own bind; the run would then probe that process in the target's name.
+            if listener_is_among(address[1], process_tree.members(process.pid, mark)) is False:
+                raise LaunchFailed(
+                    f"port {address[1]} answers, but from a process the launch did not start (it took the "
+                    f"port first): stop it or pick a free port. The launch said: {_tail(log)}"
+                )
             return
         time.sleep(0.1)
     raise LaunchFailed(f"the launch command was not listening on port {address[1]} after {timeout:.0f} s: {_tail(log)}")
