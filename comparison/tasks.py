@@ -25,7 +25,7 @@ from .hostlab import versions
 from .lab_services import run_target
 from .lab_sweeps import SweepOutcome, measure_version, releases
 from .lab_through import real_hosts_pass
-from .models import ProbeRun, ProbeSchedule, ProbeTarget
+from .models import ProbeRun, ProbeSchedule
 from .probing import RunRefused, create_run, execute_run
 
 logger = logging.getLogger(__name__)
@@ -61,28 +61,10 @@ def host_target_task(target_id: int, run_id: int | None = None) -> dict:
     return real_hosts_pass(target_id, run_id)
 
 
-def start_run(
-    *,
-    target: ProbeTarget,
-    revisions: list[str],
-    scenarios: list[str],
-    user=None,
-    real_host: bool = False,
-    conformance: bool = False,
-    schedule=None,
-    tries: int | None = None,
-) -> ProbeRun:
-    """Create a run (comparison.probing.create_run: refused while the target has one) and queue it."""
-    run = create_run(
-        target=target,
-        revisions=revisions,
-        scenarios=scenarios,
-        user=user,
-        real_host=real_host,
-        conformance=conformance,
-        schedule=schedule,
-        tries=tries,
-    )
+def start_run(**fields) -> ProbeRun:
+    """Create a run (comparison.probing.create_run, the same keywords; refused while the target
+    has one) and queue it."""
+    run = create_run(**fields)
     result = execute_run_task.enqueue(run.pk)
     ProbeRun.objects.filter(pk=run.pk, task_id="").update(task_id=str(result.id))
     run.refresh_from_db()
