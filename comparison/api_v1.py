@@ -21,7 +21,7 @@ from registers.core.rowfilter import SINGLE_PARAMETERS
 from . import api as probe_api
 from . import api_schemas as out
 from . import api_writes, lab_api
-from .path_ids import known_pk, known_text
+from .path_ids import known_text
 
 api = NinjaAPI(
     title="mcp-compare",
@@ -117,9 +117,9 @@ def targets(request):
     return probe_api.targets(request)
 
 
-@api.get("/targets/{int:pk}/", response={200: out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
+@api.get("/targets/{pk:pk}/", response={200: out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
 def target(request, pk: int):
-    return probe_api.target(request, known_pk(pk))
+    return probe_api.target(request, pk)
 
 
 @api.get("/runs/", response={200: out.RunsOut, **ERRORS}, url_name="runs", tags=["probes"])
@@ -127,14 +127,14 @@ def runs(request, target: str = "", page: str = ""):
     return probe_api.runs(request)
 
 
-@api.get("/runs/{int:pk}/", response={200: out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
+@api.get("/runs/{pk:pk}/", response={200: out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
 def run(request, pk: int):
-    return probe_api.run(request, known_pk(pk))
+    return probe_api.run(request, pk)
 
 
-@api.get("/results/{int:pk}/", response={200: out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
+@api.get("/results/{pk:pk}/", response={200: out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
 def result(request, pk: int):
-    return probe_api.result(request, known_pk(pk))
+    return probe_api.result(request, pk)
 
 
 @api.get("/compare/", response={200: out.CompareOut, **ERRORS}, url_name="compare", tags=["probes"])
@@ -160,10 +160,10 @@ def lab_feature(request, feature: str):
 
 
 @api.get(
-    "/hosts/observations/{int:pk}/", response={200: out.LabOut, **ERRORS}, url_name="lab_observation", tags=["hosts"]
+    "/hosts/observations/{pk:pk}/", response={200: out.LabOut, **ERRORS}, url_name="lab_observation", tags=["hosts"]
 )
 def lab_observation(request, pk: int):
-    return lab_api.observation(request, known_pk(pk))
+    return lab_api.observation(request, pk)
 
 
 @api.get("/hosts/{key}/", response={200: out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])

@@ -76,11 +76,11 @@ def register(api: NinjaAPI) -> None:
         target.save()
         return api_json(probe_api.target_dict(target), 201)
 
-    @api.patch("/targets/{int:pk}/", auth=WRITE_AUTH, response={200: out.TargetOut, **REFUSALS}, tags=["writes"])
+    @api.patch("/targets/{pk:pk}/", auth=WRITE_AUTH, response={200: out.TargetOut, **REFUSALS}, tags=["writes"])
     def edit_target(request, pk: int, body: out.TargetPatch):
         """Change a target's fields (needs `comparison.change_probetarget`); the built-in one is fixed."""
         _user(request, "comparison.change_probetarget")
-        target = get_object_or_404(ProbeTarget, pk=known_pk(pk))
+        target = get_object_or_404(ProbeTarget, pk=pk)
         if target.builtin:
             return _refusal("the built-in target cannot be edited")
         for name, value in body.dict(exclude_unset=True).items():
@@ -111,11 +111,11 @@ def register(api: NinjaAPI) -> None:
             return _refusal(refused, 409)
         return api_json(probe_api.run_dict(run, []), 201)
 
-    @api.post("/runs/{int:pk}/cancel/", auth=WRITE_AUTH, response={200: out.CancelOut, **REFUSALS}, tags=["writes"])
+    @api.post("/runs/{pk:pk}/cancel/", auth=WRITE_AUTH, response={200: out.CancelOut, **REFUSALS}, tags=["writes"])
     def cancel(request, pk: int):
         """End a queued or running run (needs `comparison.run_probe`); a run already ended stays as it was."""
         _user(request, "comparison.run_probe")
-        run = get_object_or_404(ProbeRun, pk=known_pk(pk))
+        run = get_object_or_404(ProbeRun, pk=pk)
         cancelled = cancel_run(run=run)
         run.refresh_from_db()
         return api_json({"run": run.pk, "cancelled": cancelled, "status": run.status})

@@ -1,11 +1,13 @@
 """The comparison app's pages: the playground and the probes (namespace "comparison")."""
 
-from django.urls import path, register_converter
+from django.urls import path
 
-from . import lab_views, probe_views, views
-from .path_ids import ObjectIdConverter
-
-register_converter(ObjectIdConverter, "pk")
+from . import (
+    lab_views,
+    path_ids,  # noqa: F401  (registers the <pk:…> converter)
+    probe_views,
+    views,
+)
 
 app_name = "comparison"
 

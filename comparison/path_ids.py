@@ -6,19 +6,23 @@ A path id past it names nothing, so the resolver does not match it (a 404 on eit
 from __future__ import annotations
 
 from django.http import Http404
+from django.urls import register_converter
 
 #: The largest primary key a database column holds (PostgreSQL's integer).
 MAX_PK = 2**31 - 1
 
 
+def is_object_id(number: int) -> bool:
+    return 0 < number <= MAX_PK
+
+
 class ObjectIdConverter:
-    """`<pk:name>`: 1 to 10 digits, no more than MAX_PK."""
+    """`<pk:name>` in a page's URL, `{pk:name}` in an API path: 1 to 10 digits, no more than MAX_PK."""
 
     regex = "[0-9]{1,10}"
 
     def to_python(self, value: str) -> int:
-        number = int(value)
-        if not 0 < number <= MAX_PK:
+        if not is_object_id(number := int(value)):
             raise ValueError(f"{value} is not an id")
         return number
 
@@ -26,9 +30,13 @@ class ObjectIdConverter:
         return str(value)
 
 
+# Registered here, where it is defined: the pages' URLs and the API's paths both name it.
+register_converter(ObjectIdConverter, "pk")
+
+
 def known_pk(pk: int) -> int:
-    """The same bound for a view that gets its id from elsewhere (the API's typed paths)."""
-    if not 0 < pk <= MAX_PK:
+    """The same bound for an id that comes in a request's body."""
+    if not is_object_id(pk):
         raise Http404(f"No object #{pk}.")
     return pk
 
