@@ -11,12 +11,11 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from registers.api import api_json
+from common.http import api_json, ids_or_404, int_param, page_or_404
 from registers.core.vocabulary import PROBE_VERDICTS
 from registers.pagecache import cached_page
 
 from . import compare_selectors, result_selectors, selectors
-from .http import ids_or_404, int_param, page_or_404
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import conformance
 

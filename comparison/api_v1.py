@@ -15,13 +15,13 @@ from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import Field, create_model
 
+from common.path_ids import known_text
 from registers import api as register_api
 from registers.core.rowfilter import SINGLE_PARAMETERS
 
 from . import api as probe_api
 from . import api_schemas as out
 from . import api_writes, lab_api
-from .path_ids import known_text
 
 api = NinjaAPI(
     title="mcp-compare",

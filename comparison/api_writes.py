@@ -10,12 +10,12 @@ from django.shortcuts import get_object_or_404
 from ninja import NinjaAPI
 from ninja.security import HttpBearer, SessionAuth
 
-from registers.api import api_json
+from common.http import api_json
+from common.path_ids import known_pk
 
 from . import api as probe_api
 from . import api_schemas as out
 from .models import ProbeRun, ProbeTarget
-from .path_ids import known_pk
 from .probes.upload_check import UploadError
 from .probing import RunRefused, cancel_run
 from .run_upload import store_uploaded_run

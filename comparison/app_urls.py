@@ -2,12 +2,9 @@
 
 from django.urls import path
 
-from . import (
-    lab_views,
-    path_ids,  # noqa: F401  (registers the <pk:…> converter)
-    probe_views,
-    views,
-)
+from common import path_ids  # noqa: F401  (registers the <pk:…> converter)
+
+from . import lab_views, probe_views, views
 
 app_name = "comparison"
 

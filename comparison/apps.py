@@ -15,7 +15,7 @@ class ComparisonConfig(AppConfig):
     def ready(self) -> None:
         # Row pages and exports show probe results and host observations: a saved result or
         # observation, or a run that changes status, is new data for them.
-        from mcp_compare import login_throttle
+        from common import login_throttle
 
         from . import models
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
+from common.http import export_policy
 from registers.core import linking
 from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS
 
 from .core import reports
 from .core.charts import Chart
-from .http import export_policy
 from .probes.multicompare import Comparison
 
 COMPARISON_FORMATS = {

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import Http404
 from django.views.decorators.http import require_GET
 
-from registers.api import api_json
+from common.http import api_json
 
 from . import lab_selectors
 from .hostlab.adapters import ADAPTERS

@@ -14,9 +14,10 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from common.http import HtmxHttpRequest, int_param, partial
+
 from . import lab_selectors
 from .hostlab.adapters import ADAPTERS
-from .http import HtmxHttpRequest, int_param, partial
 from .lab_models import HostObservation
 from .models import ProbeTarget
 from .tasks import host_lab_task

@@ -8,7 +8,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
-from registers import choices
+from common import choices
 from registers.core.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
 from .anchors import kinds

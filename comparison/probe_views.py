@@ -12,9 +12,10 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
+
 from . import compare_selectors, exports, interop_selectors, lab_selectors, result_selectors, selectors
 from .core import failures, reports
-from .http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs
 from .tasks import start_run

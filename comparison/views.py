@@ -9,9 +9,10 @@ from django.template.response import TemplateResponse
 from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods
 
+from common.http import HtmxHttpRequest, partial
+
 from .core import share_links
 from .core.playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
-from .http import HtmxHttpRequest, partial
 from .lab_selectors import protocol_table
 
 

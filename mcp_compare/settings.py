@@ -159,7 +159,7 @@ CACHES = {
     }
 }
 
-AUTHENTICATION_BACKENDS = ["mcp_compare.login_throttle.ThrottledModelBackend"]
+AUTHENTICATION_BACKENDS = ["common.login_throttle.ThrottledModelBackend"]
 #: Failed log-ins that lock a user name, or an address, for LOGIN_LOCKOUT_SECONDS (the admin's too).
 LOGIN_FAILURES_PER_USER = env.LOGIN_FAILURES_PER_USER
 LOGIN_FAILURES_PER_ADDRESS = env.LOGIN_FAILURES_PER_ADDRESS

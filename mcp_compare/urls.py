@@ -4,9 +4,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from common import login_throttle
 from comparison import api_v1, views
 
-from . import health, login_throttle
+from . import health
 
 urlpatterns = [
     path("admin/", admin.site.urls),

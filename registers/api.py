@@ -12,10 +12,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from common.http import api_json, page_or_404
 from comparison import evidence_selectors
 from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
-from comparison.http import page_or_404
 
 from . import disagreement_selectors, exporting, filters, selectors
 from .core import rowcompare
@@ -24,10 +24,6 @@ from .pagecache import cached_page
 
 API_PAGE_SIZE = 100
 CITATION_FIELDS = ("order", "raw", "kind", "path", "line_start", "line_end", "quote", "web_url", "verdict")
-
-
-def api_json(data: Any, status: int = 200) -> JsonResponse:
-    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False, "indent": 1})
 
 
 def citation_dict(citation: Citation) -> dict[str, Any]:

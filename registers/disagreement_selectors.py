@@ -10,9 +10,9 @@ from collections import Counter
 
 from django.core.paginator import Paginator
 
+from common.http import page_or_404
 from comparison import selectors as probe_selectors
 from comparison.core import evidence
-from comparison.http import page_or_404
 
 from . import filters
 from .disagreement_items import Disagreement

@@ -14,8 +14,8 @@ from django.http import HttpResponseBase
 from django.template.loader import get_template
 from django.utils import timezone
 
+from common.downloads import download
 from comparison.core import report_rows, reports
-from comparison.downloads import download
 from comparison.selectors import LatestVerdicts, latest_probe_verdicts
 
 from . import filters

@@ -9,7 +9,8 @@ from __future__ import annotations
 from django.db import models
 from django.urls import reverse
 
-from . import choices
+from common import choices
+
 from .core import excerpts
 from .core import vocabulary as vocab
 from .core.citations import locator

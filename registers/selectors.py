@@ -12,13 +12,13 @@ from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.html import format_html
 
+from common.http import page_or_404
 from comparison import evidence_selectors
 from comparison import selectors as probe_selectors
 from comparison.anchors.row_anchors import shown as shown_anchors
 from comparison.core import charts, evidence, evidence_related
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
-from comparison.http import page_or_404
 
 from . import filters
 from .core import history, rowcompare

@@ -11,8 +11,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from comparison.downloads import download
-from comparison.http import HtmxHttpRequest, base_url, export_policy, partial
+from common.downloads import download
+from common.http import HtmxHttpRequest, base_url, export_policy, partial
 
 from . import disagreement_selectors, exporting, filters, selectors, services
 from .models import Register

@@ -2,7 +2,7 @@
 status verdicts, value, effort and risk, citation verdicts, probe verdicts and run statuses.
 
 Pure, no Django: the parser, the host models, the probes, the scorer and the reports import the
-enums; the models build their `TextChoices` from the same enums (`registers/choices.py`); the
+enums; the models build their `TextChoices` from the same enums (`common/choices.py`); the
 templates get revisions and hosts from the context (`registers/context.py`), never typed out.
 Every enum is a `StrEnum`, so a member is the plain string that is stored, exported and compared.
 """

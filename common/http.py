@@ -1,11 +1,14 @@
-"""The request type the views see: django-htmx's middleware (installed in the settings) gives
-every request an `htmx` attribute, true for requests htmx made."""
+"""The request type the views see (django-htmx's middleware, installed in the settings, gives
+every request an `htmx` attribute, true for requests htmx made), and what both apps' views and
+API answers share: the htmx partial, a page of a listing, the export policy, a JSON answer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.paginator import InvalidPage, Page, Paginator
-from django.http import Http404, HttpRequest, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django_htmx.middleware import HtmxDetails
 
 from .path_ids import MAX_PK
@@ -55,3 +58,7 @@ def export_policy(response: HttpResponseBase) -> HttpResponseBase:
     """A download gets the exports' own Content-Security-Policy: their inline CSS, no script."""
     response._csp_config = settings.EXPORT_CSP
     return response
+
+
+def api_json(data: Any, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False, "indent": 1})
