@@ -1,73 +1,13 @@
-"""The typed shapes of the JSON API (`/api/v1/`), from which django-ninja writes the OpenAPI
-document. Read answers name the fields every client relies on and allow more (the pages' data
-grows); write bodies are closed: an unknown field is a 422 that names it."""
+"""The typed shapes of the JSON API's probe side (targets, runs, results, the host lab) and of its
+writes, from which django-ninja writes their part of the OpenAPI document."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
-
-class Open(Schema):
-    """An answer that may carry more fields than it names."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class Closed(Schema):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Error(Open):
-    error: str
-    status: int
-
-
-class Choices(Error):
-    choices: list[dict[str, Any]]
-
-
-class Index(Open):
-    version: int
-    endpoints: dict[str, str]
-
-
-class Paged(Open):
-    count: int
-    page: int
-    pages: int
-
-
-class RegistersOut(Open):
-    registers: list[dict[str, Any]]
-
-
-class RegisterOut(Open):
-    slug: str
-    title: str
-
-
-class RowOut(Open):
-    # `register` too (the register's slug): not named here, as pydantic models own that name.
-    row_id: str
-    title: str
-    labels: list[str]
-    revisions: dict[str, Any]
-    hosts: dict[str, Any]
-    citations: list[dict[str, Any]]
-
-
-class RowsOut(Paged):
-    filter: dict[str, str]
-    comparisons: list[dict[str, Any]]
-    ignored: list[str]
-    rows: list[RowOut]
-
-
-class DisagreementsOut(Paged):
-    items: list[dict[str, Any]] = Field(default_factory=list)
+from common.api_schemas import Closed, Open, Paged
 
 
 class TargetOut(Open):

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from ninja import NinjaAPI
 from ninja.security import HttpBearer, SessionAuth
 
+from common.api_schemas import Error
 from common.http import api_json
 from common.path_ids import known_pk
 
@@ -47,7 +48,7 @@ class LoggedIn(SessionAuth):
 
 
 WRITE_AUTH = [TokenAuth(), LoggedIn()]
-REFUSALS = {400: out.Error, 401: out.Error, 403: out.Error, 404: out.Error, 409: out.Error, 422: out.Error}
+REFUSALS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 422: Error}
 
 
 def _user(request, permission: str):

@@ -5,9 +5,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from common import login_throttle
-from comparison import api_v1, views
+from comparison import views
 
-from . import health
+from . import api_v1, health
 
 urlpatterns = [
     path("admin/", admin.site.urls),

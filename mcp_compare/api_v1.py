@@ -1,6 +1,7 @@
 """The JSON API, version 1, as one django-ninja API: the OpenAPI 3.1 document at
-`/api/v1/openapi.json` is generated from these operations and comparison.api_schemas, and the
-interactive docs at `/api/v1/docs/` are served from the project's own static files.
+`/api/v1/openapi.json` is generated from these operations and their typed shapes (`api_schemas`
+in common, registers and comparison), and the interactive docs at `/api/v1/docs/` are served
+from the project's own static files.
 
 Reads are the pages' data (the views in registers.api, comparison.api and comparison.lab_api
 answer them, cached like the pages). Writes (api_writes) take a per-user API token
@@ -15,15 +16,28 @@ from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import Field, create_model
 
+from common import api_schemas as out
+from common.http import api_json
 from common.path_ids import known_text
+from comparison import api as probe_api
+from comparison import api_schemas as probe_out
+from comparison import api_writes, lab_api
 from registers import api as register_api
+from registers import api_schemas as register_out
 from registers.core.rowfilter import SINGLE_PARAMETERS
 
-from . import api as probe_api
-from . import api_schemas as out
-from . import api_writes, lab_api
 
-api = NinjaAPI(
+class PublishedOperationIds(NinjaAPI):
+    """Operation ids are part of the published document (client generators name methods after
+    them): the reads keep the ids they were published under, from when this module was
+    comparison.api_v1, now that it lives in the project."""
+
+    def get_openapi_operation_id(self, operation) -> str:
+        operation_id = super().get_openapi_operation_id(operation)
+        return operation_id.replace("mcp_compare_api_v1_", "comparison_api_v1_", 1)
+
+
+api = PublishedOperationIds(
     title="mcp-compare",
     version="1",
     description=(
@@ -39,7 +53,7 @@ ERRORS = {404: out.Error}
 
 
 def _error(request, message: str, status: int):
-    return register_api.api_json({"error": message, "status": status}, status=status)
+    return api_json({"error": message, "status": status}, status=status)
 
 
 @api.exception_handler(Http404)
@@ -87,22 +101,29 @@ def index(request):
     return register_api.index(request)
 
 
-@api.get("/registers/", response=out.RegistersOut, url_name="registers", tags=["registers"])
+@api.get("/registers/", response=register_out.RegistersOut, url_name="registers", tags=["registers"])
 def registers(request):
     return register_api.registers(request)
 
 
-@api.get("/registers/{slug}/", response={200: out.RegisterOut, **ERRORS}, url_name="register", tags=["registers"])
+@api.get(
+    "/registers/{slug}/", response={200: register_out.RegisterOut, **ERRORS}, url_name="register", tags=["registers"]
+)
 def register(request, slug: str):
     return register_api.register(request, known_text(slug))
 
 
-@api.get("/rows/", response={200: out.RowsOut, **ERRORS}, url_name="rows", tags=["registers"])
+@api.get("/rows/", response={200: register_out.RowsOut, **ERRORS}, url_name="rows", tags=["registers"])
 def rows(request, filters: Query[RowFilterQuery]):
     return register_api.rows(request)
 
 
-@api.get("/rows/{row_id}/", response={200: out.RowOut, 300: out.Choices, **ERRORS}, url_name="row", tags=["registers"])
+@api.get(
+    "/rows/{row_id}/",
+    response={200: register_out.RowOut, 300: out.Choices, **ERRORS},
+    url_name="row",
+    tags=["registers"],
+)
 def row(request, row_id: str):
     return register_api.row(request, known_text(row_id))
 
@@ -112,61 +133,69 @@ def disagreements(request, page: str = ""):
     return register_api.disagreements(request)
 
 
-@api.get("/targets/", response=out.TargetsOut, url_name="targets", tags=["probes"])
+@api.get("/targets/", response=probe_out.TargetsOut, url_name="targets", tags=["probes"])
 def targets(request):
     return probe_api.targets(request)
 
 
-@api.get("/targets/{pk:pk}/", response={200: out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
+@api.get("/targets/{pk:pk}/", response={200: probe_out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
 def target(request, pk: int):
     return probe_api.target(request, pk)
 
 
-@api.get("/runs/", response={200: out.RunsOut, **ERRORS}, url_name="runs", tags=["probes"])
+@api.get("/runs/", response={200: probe_out.RunsOut, **ERRORS}, url_name="runs", tags=["probes"])
 def runs(request, target: str = "", page: str = ""):
     return probe_api.runs(request)
 
 
-@api.get("/runs/{pk:pk}/", response={200: out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
+@api.get("/runs/{pk:pk}/", response={200: probe_out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
 def run(request, pk: int):
     return probe_api.run(request, pk)
 
 
-@api.get("/results/{pk:pk}/", response={200: out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
+@api.get("/results/{pk:pk}/", response={200: probe_out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
 def result(request, pk: int):
     return probe_api.result(request, pk)
 
 
-@api.get("/compare/", response={200: out.CompareOut, **ERRORS}, url_name="compare", tags=["probes"])
+@api.get("/compare/", response={200: probe_out.CompareOut, **ERRORS}, url_name="compare", tags=["probes"])
 def compare(request, run: Query[list[str]] = None):
     return probe_api.compare(request)
 
 
-@api.get("/hosts/", response=out.LabOut, url_name="hosts", tags=["hosts"])
+@api.get("/hosts/", response=probe_out.LabOut, url_name="hosts", tags=["hosts"])
 def hosts(request, host: str = "", chip: str = ""):
     return lab_api.hosts(request)
 
 
 @api.get(
-    "/hosts/compare/", response={200: out.LabOut, 400: out.Open, **ERRORS}, url_name="compare_hosts", tags=["hosts"]
+    "/hosts/compare/",
+    response={200: probe_out.LabOut, 400: out.Open, **ERRORS},
+    url_name="compare_hosts",
+    tags=["hosts"],
 )
 def compare_hosts(request, a: str = "", b: str = ""):
     return lab_api.compare(request)
 
 
-@api.get("/hosts/features/{feature}/", response={200: out.LabOut, **ERRORS}, url_name="lab_feature", tags=["hosts"])
+@api.get(
+    "/hosts/features/{feature}/", response={200: probe_out.LabOut, **ERRORS}, url_name="lab_feature", tags=["hosts"]
+)
 def lab_feature(request, feature: str):
     return lab_api.feature(request, known_text(feature))
 
 
 @api.get(
-    "/hosts/observations/{pk:pk}/", response={200: out.LabOut, **ERRORS}, url_name="lab_observation", tags=["hosts"]
+    "/hosts/observations/{pk:pk}/",
+    response={200: probe_out.LabOut, **ERRORS},
+    url_name="lab_observation",
+    tags=["hosts"],
 )
 def lab_observation(request, pk: int):
     return lab_api.observation(request, pk)
 
 
-@api.get("/hosts/{key}/", response={200: out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])
+@api.get("/hosts/{key}/", response={200: probe_out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])
 def lab_host(request, key: str):
     return lab_api.host(request, known_text(key))
 

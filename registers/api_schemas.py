@@ -1,0 +1,40 @@
+"""The typed shapes of the JSON API's register side (registers, rows, disagreements), from which
+django-ninja writes their part of the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from common.api_schemas import Open, Paged
+
+
+class RegistersOut(Open):
+    registers: list[dict[str, Any]]
+
+
+class RegisterOut(Open):
+    slug: str
+    title: str
+
+
+class RowOut(Open):
+    # `register` too (the register's slug): not named here, as pydantic models own that name.
+    row_id: str
+    title: str
+    labels: list[str]
+    revisions: dict[str, Any]
+    hosts: dict[str, Any]
+    citations: list[dict[str, Any]]
+
+
+class RowsOut(Paged):
+    filter: dict[str, str]
+    comparisons: list[dict[str, Any]]
+    ignored: list[str]
+    rows: list[RowOut]
+
+
+class DisagreementsOut(Paged):
+    items: list[dict[str, Any]] = Field(default_factory=list)
