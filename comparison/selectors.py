@@ -1,72 +1,20 @@
-"""Reads that build the probe pages' data, and the reads the registers app may make of probe
-results (its declared way in: see the import contracts in pyproject.toml). Views call these and
-render; nothing here writes."""
+"""Reads that build the probe pages' data (targets, runs, results, audits, compares, trends).
+Views call these and render; nothing here writes. What the register pages show of probe results
+is read by the evidence layer (evidence/), which reads these."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 
 from django.conf import settings
-from django.db.models import Q
 
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 from . import lab_selectors
-from .anchors import kinds
 from .core import charts, failures, version_groups
-from .core.latest_verdicts import LatestVerdicts
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
 from .probes.scenarios import suite
-
-# --- for the registers app ---------------------------------------------------------------------
-
-
-def _anchor_filter(anchors: Iterable[str]) -> Q:
-    """Results whose anchor keys hold one of these anchors' keys; none (",," is in no key) for a
-    row with no anchors, in a query all the same, so every row page costs the same."""
-    keys = sorted(kinds.all_keys(anchors or ()))
-    return reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys or [""]))
-
-
-def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResult]:
-    """The latest probe results whose scenarios meet a register row's anchors."""
-    wanted = list(anchors)
-    found = _anchor_filter(wanted)
-    # The LIKEs find a superset (two properties of one definition share it), read a few more.
-    candidates = ProbeResult.objects.filter(found).select_related("run__target").order_by("-id")[: limit * 5]
-    return [result for result in candidates if kinds.meet(set(wanted), set(result.anchors))][:limit]
-
-
-# The registers app reads the lab through this module (an import contract): the row page's
-# observations and claim checks, and the Disagreements page's model partings.
-row_host_observations = lab_selectors.row_observations
-row_claim_checks = lab_selectors.claim_checks
-model_partings = lab_selectors.model_partings
-
-
-def latest_audit_run_id() -> int | None:
-    """The newest run that scored failures (DPCTER), for the failure-gap rows to link to."""
-    return ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
-
-
-def latest_probe_verdicts() -> LatestVerdicts:
-    """Per cell of the latest ended run of every target, its verdict and anchors. A verdict from a
-    run that did not finish says so: `as expected (run interrupted)`."""
-    latest = latest_ended_runs()
-    cells, targets = [], []
-    for run_id, anchors, verdict in ProbeResult.objects.filter(run_id__in=list(latest)).values_list(
-        "run_id", "anchors", "verdict"
-    ):
-        name, status = latest[run_id]
-        label = verdict if status == ProbeRun.DONE else f"{verdict} (run {status})"
-        cells.append((set(anchors or ()), label))
-        targets.append(name)
-    return LatestVerdicts(cells, targets)
-
 
 # --- targets and runs --------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "registers",
     "comparison",
+    "evidence",
 ]
 
 MIDDLEWARE = [

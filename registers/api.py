@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from common.http import api_json, page_or_404
-from comparison import evidence_selectors
-from comparison import selectors as probe_selectors
 from comparison.hosts.agreement import row_host_views
+from evidence import disagreements as disagreement_selectors
+from evidence import lab_findings, probe_findings, row_evidence
 
-from . import disagreement_selectors, exporting, filters, selectors
+from . import exporting, filters, selectors
 from .core import rowcompare
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
 from .pagecache import cached_page
@@ -30,7 +30,7 @@ def citation_dict(citation: Citation) -> dict[str, Any]:
     return {name: getattr(citation, name) for name in CITATION_FIELDS} | {"verified_commit": citation.verified_commit}
 
 
-def row_dict(row: Row, probe: probe_selectors.LatestVerdicts, evidence: str) -> dict[str, Any]:
+def row_dict(row: Row, probe: probe_findings.LatestVerdicts, evidence: str) -> dict[str, Any]:
     return {
         "register": row.register.slug,
         "row_id": row.row_id,
@@ -81,7 +81,7 @@ def rows(request):
     page = page_or_404(Paginator(filtered.pks, API_PAGE_SIZE), request.GET.get("page"))
     facts = {one.pk: one for one in filtered.evaluation.selected}
     compared = rowcompare.for_filter(filtered.filter)
-    probe = probe_selectors.latest_probe_verdicts()
+    probe = probe_findings.latest_probe_verdicts()
     rows_data = []
     for row in _rows(list(page.object_list)):
         item = row_dict(row, probe, facts[row.pk].evidence if row.pk in facts else "untested")
@@ -113,14 +113,14 @@ def row(request, row_id: str):
         return JsonResponse({"error": message, "status": 300, "choices": choices}, status=300)
     full = _rows([found[0].pk])[0]
     claims = {note.host: note.state for note in full.host_notes.all()}
-    revisions = evidence_selectors.revisions_of_row(full)
-    items = evidence_selectors.row_evidence(
+    revisions = row_evidence.revisions_of_row(full)
+    items = row_evidence.row_evidence(
         full.row_id, claims, row_host_views(full.row_id, claims, revisions.title), revisions=revisions
     )
-    data = row_dict(full, probe_selectors.latest_probe_verdicts(), "")
+    data = row_dict(full, probe_findings.latest_probe_verdicts(), "")
     data["evidence"] = {item.host: _evidence(item) for item in items}
-    data["host_observations"] = probe_selectors.row_host_observations(revisions.anchors)
-    data["host_claims_checked"] = probe_selectors.row_claim_checks(full)
+    data["host_observations"] = lab_findings.row_observations(revisions.anchors)
+    data["host_claims_checked"] = lab_findings.claim_checks(full)
     return api_json(data)
 
 

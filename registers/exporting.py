@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from common.downloads import download
 from comparison.core import report_rows, reports
-from comparison.selectors import LatestVerdicts, latest_probe_verdicts
+from evidence.probe_findings import LatestVerdicts, latest_probe_verdicts
 
 from . import filters
 from .core import linking, rowcompare

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from comparison import evidence_selectors
 from comparison.core.evidence import row_verdict
+from evidence import row_evidence
 
 from .core.facetcounts import FacetOption, facet_options
 from .core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
@@ -77,7 +77,7 @@ def snapshot() -> Snapshot:
         columns = (*FACT_COLUMNS, *EVIDENCE_COLUMNS, *SHOWN_COLUMNS)
         rows = list(Row.objects.order_by("register__title", "order").values_list(*columns))
         titles = list(Register.objects.order_by("title").values_list("slug", "title"))
-        found = evidence_selectors.evidence_of_rows([_evidence_input(values) for values in rows])
+        found = row_evidence.evidence_of_rows([_evidence_input(values) for values in rows])
         verdicts = {row_id: row_verdict(items) for row_id, items in found.items()}
         facts = [_facts(values[: len(FACT_COLUMNS)], verdicts.get(values[1], "untested")) for values in rows]
         contradicted = [
@@ -95,7 +95,7 @@ def _evidence_input(values: tuple) -> tuple:
     facts = values[11] or {}
     anchors, difference, subject = values[len(FACT_COLUMNS) : len(FACT_COLUMNS) + len(EVIDENCE_COLUMNS)]
     status = values[3]
-    revisions = evidence_selectors.row_revisions(facts, values[8], values[9], anchors, difference, subject, status)
+    revisions = row_evidence.row_revisions(facts, values[8], values[9], anchors, difference, subject, status)
     return values[1], facts.get("hosts", {}), revisions
 
 

@@ -13,12 +13,11 @@ from django.shortcuts import get_object_or_404
 from django.utils.html import format_html
 
 from common.http import page_or_404
-from comparison import evidence_selectors
-from comparison import selectors as probe_selectors
 from comparison.anchors.row_anchors import shown as shown_anchors
 from comparison.core import charts, evidence, evidence_related
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
+from evidence import lab_findings, probe_findings, row_evidence
 
 from . import filters
 from .core import history, rowcompare
@@ -185,9 +184,9 @@ def row_page(slug: str, row_id: str) -> dict:
     )
     citations = list(row.citations.all())
     host_states = {note.host: note.state for note in row.host_notes.all()}
-    revisions = evidence_selectors.revisions_of_row(row)
+    revisions = row_evidence.revisions_of_row(row)
     example_name, model_views = row_host_views(row.row_id, host_states, revisions.title) or ("", [])
-    found = evidence_selectors.row_evidence(
+    found = row_evidence.row_evidence(
         row.row_id,
         host_states,
         (example_name, model_views) if example_name else None,
@@ -208,10 +207,10 @@ def row_page(slug: str, row_id: str) -> dict:
         "lint_findings": [finding for finding in row.register.findings if finding.get("row") == row.row_id],
         "revision_words": revision_words(row),
         "row_history": _history(row),
-        "audit_run_id": probe_selectors.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
-        "probe_results": probe_selectors.row_probe_results(revisions.anchors),
-        "host_observations": probe_selectors.row_host_observations(revisions.anchors),
-        "claim_checks": probe_selectors.row_claim_checks(row),
+        "audit_run_id": probe_findings.latest_audit_run_id() if FAILURE_TAG in row.register.tags else None,
+        "probe_results": probe_findings.row_probe_results(revisions.anchors),
+        "host_observations": lab_findings.row_observations(revisions.anchors),
+        "claim_checks": lab_findings.claim_checks(row),
         "fields": [f for f in row.fields if f["key"] != "sources"],
         "sources": row.field("sources"),
         "citations": citations,

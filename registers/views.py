@@ -13,8 +13,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
+from evidence import disagreements as disagreement_selectors
 
-from . import disagreement_selectors, exporting, filters, selectors, services
+from . import exporting, filters, selectors, services
 from .models import Register
 from .pagecache import cached_page
 

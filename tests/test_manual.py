@@ -29,7 +29,7 @@ def test_every_management_command_is_in_the_command_line_page():
     page = (DOCS / "cli.md").read_text(encoding="utf-8")
     commands = sorted(
         path.stem
-        for app in ("registers", "comparison")
+        for app in ("registers", "comparison", "evidence")
         for path in (ROOT / app / "management" / "commands").glob("*.py")
         if path.stem != "__init__"
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
-APPS = ("mcp_compare", "common", "registers", "comparison")
+APPS = ("mcp_compare", "common", "evidence", "registers", "comparison")
 VIEW_MODULES = ("registers/views.py", "comparison/views.py", "comparison/probe_views.py")
 SKIPPED_PARTS = {"migrations", "node_modules", "mutants", "__pycache__"}
 #: Scripts other programs start by path, with no project on their import path: a default revision

@@ -11,11 +11,11 @@ from collections import Counter
 from django.core.paginator import Paginator
 
 from common.http import page_or_404
-from comparison import selectors as probe_selectors
 from comparison.core import evidence
+from registers import filters
+from registers.disagreement_items import Disagreement
 
-from . import filters
-from .disagreement_items import Disagreement
+from .lab_findings import model_partings
 
 PAGE_SIZE = 100
 
@@ -34,5 +34,5 @@ def page(number: str | None) -> dict:
     return {
         "page": page_or_404(Paginator(items(), PAGE_SIZE), number),
         "row_counts": row_counts(),
-        "model_partings": probe_selectors.model_partings(),
+        "model_partings": model_partings(),
     }

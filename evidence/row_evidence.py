@@ -1,5 +1,5 @@
-"""Evidence beside every claim, read from the database for the registers app: the latest probe
-cells of every target, matched to rows by their anchors, then comparison.core.evidence over them."""
+"""Evidence beside every claim, for the register pages: the latest probe cells of every target,
+matched to rows by their anchors, then comparison.core.evidence over them."""
 
 from __future__ import annotations
 
@@ -9,16 +9,15 @@ from operator import or_
 
 from django.db.models import Q
 
+from comparison.anchors import kinds
+from comparison.anchors.row_anchors import TITLE
+from comparison.core import evidence
+from comparison.hosts.agreement import row_host_views
+from comparison.hosts.findings import findings_for
+from comparison.models import ProbeResult, ProbeRun
+from comparison.probes import conformance
+from comparison.selectors import latest_ended_run_targets
 from registers.core.vocabulary import HOSTS
-
-from .anchors import kinds
-from .anchors.row_anchors import TITLE
-from .core import evidence
-from .hosts.agreement import row_host_views
-from .hosts.findings import findings_for
-from .models import ProbeResult, ProbeRun
-from .probes import conformance
-from .selectors import latest_ended_run_targets
 
 COLUMNS = (
     "id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family", "seen",

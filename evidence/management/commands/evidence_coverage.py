@@ -8,8 +8,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from comparison import evidence_selectors
 from comparison.core import evidence, evidence_related
+from evidence import row_evidence
 from registers.models import Row
 
 COLUMNS = ("row_id", "register__slug", "facts", "introduced_in", "removed_in", "anchors", "difference", "title")
@@ -32,12 +32,12 @@ class Command(BaseCommand):
         )
         inputs, revisions_of = [], {}
         for row_id, _, facts, introduced, removed, anchors, difference, title, subject, status in rows:
-            revisions = evidence_selectors.row_revisions(
+            revisions = row_evidence.row_revisions(
                 facts, introduced, removed, anchors, difference or title, subject, status
             )
             revisions_of[row_id] = revisions
             inputs.append((row_id, (facts or {}).get("hosts", {}), revisions))
-        found = evidence_selectors.evidence_of_rows(inputs)
+        found = row_evidence.evidence_of_rows(inputs)
         report: dict[str, dict] = {}
         for row_id, slug, *_ in rows:
             entry = report.setdefault(slug, {"rows": 0, "stance": 0, "related only": 0, "none": [], "disagrees": []})
