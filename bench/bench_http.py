@@ -171,7 +171,7 @@ def report(label: str, latencies: list[float], errors: list[str], seconds: float
         print("   first errors:", errors[:3])
 
 
-BUMP = "from registers.pagecache import bump_data_version; bump_data_version()"
+BUMP = "from common.pagecache import bump_data_version; bump_data_version()"
 
 
 def main() -> None:

@@ -1,3 +1,4 @@
-"""What both apps share on the Django side and own no table of: HTTP helpers (the htmx partial, a
-page of a listing, the export policy), streamed downloads, page-URL ids, the models' choices built
-from the vocabulary, and the log-in throttle. Nothing here imports either app's Django side."""
+"""What both apps share on the Django side: HTTP helpers (the htmx partial, a page of a listing,
+the export policy, a JSON answer), the API's shared shapes, streamed downloads, page-URL ids, the
+models' choices built from the vocabulary, the log-in throttle, and the page cache. Nothing here
+imports either app, but for the page cache's one row (its data version is a registers table)."""

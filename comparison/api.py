@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from common.http import api_json, ids_or_404, int_param, page_or_404
+from common.pagecache import cached_page
 from registers.core.vocabulary import PROBE_VERDICTS
-from registers.pagecache import cached_page
 
 from . import compare_selectors, result_selectors, selectors
 from .models import ProbeResult, ProbeRun, ProbeTarget

@@ -13,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
-from registers.pagecache import bump_data_version
+from common.pagecache import bump_data_version
 
 from .probes.child_env import child_environment
 

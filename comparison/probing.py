@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, close_old_connections, connection, transaction
 from django.utils import timezone
 
-from registers.pagecache import bump_data_version
+from common.pagecache import bump_data_version
 
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import conformance_run

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from registers.pagecache import bump_data_version
+from common.pagecache import bump_data_version
 
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes.identity import identity_from_exchanges

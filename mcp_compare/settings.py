@@ -148,7 +148,7 @@ STORAGES = {
 }
 WHITENOISE_MANIFEST_STRICT = False
 
-# Cached pages are keyed by the data version (registers.pagecache), so entries never go stale;
+# Cached pages are keyed by the data version (common.pagecache), so entries never go stale;
 # old versions' entries are culled.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env.CACHE_URL}

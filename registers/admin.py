@@ -1,8 +1,9 @@
 from django.contrib import admin
 
+from common.pagecache import bump_data_version
+
 from . import facts
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row, SourceRoot
-from .pagecache import bump_data_version
 
 
 class LoadedFromFiles:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from common.http import api_json, page_or_404
+from common.pagecache import cached_page
 from comparison.hosts.agreement import row_host_views
 from evidence import disagreements as disagreement_selectors
 from evidence import lab_findings, probe_findings, row_evidence
@@ -20,7 +21,6 @@ from evidence import lab_findings, probe_findings, row_evidence
 from . import exporting, filters, selectors
 from .core import rowcompare
 from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
-from .pagecache import cached_page
 
 API_PAGE_SIZE = 100
 CITATION_FIELDS = ("order", "raw", "kind", "path", "line_start", "line_end", "quote", "web_url", "verdict")

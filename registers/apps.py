@@ -3,7 +3,7 @@ from django.db.models.signals import post_save
 
 
 def _changed(sender, **kwargs) -> None:
-    from .pagecache import bump_data_version
+    from common.pagecache import bump_data_version
 
     bump_data_version()
 

@@ -53,7 +53,7 @@ def refresh(row_pks: Iterable[int], models=None) -> int:
     else:  # the data migration's historical models
         models.Row.objects.bulk_update(rows, ["facts"], batch_size=500)
     if hasattr(models, "DataVersion"):  # not in the data migration's historical models
-        from .pagecache import bump_data_version
+        from common.pagecache import bump_data_version
 
         bump_data_version()
     return len(rows)

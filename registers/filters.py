@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from common.pagecache import data_version
 from comparison.core.evidence import row_verdict
 from evidence import row_evidence
 
@@ -32,7 +33,6 @@ from .core.rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary
 )
 from .disagreement_items import Disagreement, disagreements_of
 from .models import Register, Row
-from .pagecache import data_version
 
 FACT_COLUMNS = (
     "pk",

@@ -18,6 +18,8 @@ from pathlib import Path
 from django.db import connection, transaction
 from django.urls import reverse
 
+from common.pagecache import bump_data_version
+
 from . import models
 from .core.format import (
     READING_RULES,
@@ -31,7 +33,6 @@ from .core.format import (
 from .core.load_report import LoadReport
 from .core.rendering import LinkTargets, Renderer
 from .loadwrite import RunWriter
-from .pagecache import bump_data_version
 from .verification import effective_roots
 
 

@@ -13,11 +13,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
+from common.pagecache import cached_page
 from evidence import disagreements as disagreement_selectors
 
 from . import exporting, filters, selectors, services
 from .models import Register
-from .pagecache import cached_page
 
 
 def _rows(request: HtmxHttpRequest, template: str) -> TemplateResponse:

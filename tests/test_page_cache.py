@@ -9,10 +9,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from common.pagecache import bump_data_version, data_version
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import execute_run_task, start_run
 from registers.loader import load_registers
-from registers.pagecache import bump_data_version, data_version
 from tests.conftest import TEST_DATA
 from tests.register_text import register_text
 
@@ -171,7 +171,7 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
 
 def test_an_upgrade_that_changes_code_but_not_data_is_never_served_old_pages(loaded, client, monkeypatch):
     """Issue 32, row 7: the page cache and ETags are keyed by the code's version too."""
-    from registers import pagecache
+    from common import pagecache
 
     before = client.get(URL)
     monkeypatch.setattr(pagecache, "code_version", lambda: "upgraded-code-0000")
@@ -182,7 +182,7 @@ def test_an_upgrade_that_changes_code_but_not_data_is_never_served_old_pages(loa
 
 
 def test_the_code_version_follows_every_template_and_module(tmp_path):
-    from registers.pagecache import code_digest
+    from common.pagecache import code_digest
 
     (tmp_path / "templates").mkdir()
     page = tmp_path / "templates" / "page.html"
@@ -193,6 +193,16 @@ def test_the_code_version_follows_every_template_and_module(tmp_path):
     assert code_digest([tmp_path / "templates"]) == first
     page.write_text("<p>new</p>", encoding="utf-8")
     assert code_digest([tmp_path / "templates"]) != first
+
+
+def test_the_code_version_reads_every_package_that_makes_a_page():
+    """A package missing from the code roots serves pages cached by its old code after a change
+    (the project and the evidence layer were, once they moved out of the apps)."""
+    from common.pagecache import CODE_ROOTS, PROJECT
+
+    packages = {path.parent.name for path in PROJECT.glob("*/__init__.py")} - {"tests", "bench"}
+    assert packages - set(CODE_ROOTS) == set()
+    assert {"templates", "static"} <= set(CODE_ROOTS)
 
 
 def test_logged_in_users_share_one_listing_copy_each_with_their_own_navigation(loaded, page_cache, client):

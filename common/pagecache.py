@@ -28,12 +28,13 @@ from django.http import HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 
-from .models import DataVersion
+from registers.models import DataVersion
 
 CACHE_SECONDS = 24 * 3600
 PROJECT = Path(__file__).resolve().parent.parent
-#: What a page is made from: the code, the templates and the static files.
-CODE_ROOTS = ("registers", "comparison", "templates", "static")
+#: What a page is made from: the code (every package of the project), the templates and the
+#: static files. A package left out here would serve pages cached by the code before a change.
+CODE_ROOTS = ("mcp_compare", "evidence", "registers", "comparison", "common", "templates", "static")
 CODE_SUFFIXES = frozenset({".py", ".html", ".css", ".js", ".svg", ".json", ".md"})
 #: Headers kept with a cached page (htmx reads HX-Push-Url on a fragment).
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Content-Language")
