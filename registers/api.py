@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 from common.http import api_json, page_or_404
 from common.pagecache import cached_page
 from comparison.hosts.agreement import row_host_views
-from evidence import disagreements as disagreement_selectors
+from evidence import disagreements as disagreement_list
 from evidence import lab_findings, probe_findings, row_evidence
 
 from . import exporting, filters, selectors
@@ -153,7 +153,7 @@ def register(request, slug: str):
 @cached_page
 def disagreements(request):
     """`/api/v1/disagreements/?page=N`: 100 a page, with every verdict's row count."""
-    context = disagreement_selectors.page(request.GET.get("page"))
+    context = disagreement_list.page(request.GET.get("page"))
     page = context["page"]
     return api_json(
         {

@@ -1,6 +1,6 @@
 """Reads that build the register pages' data. Views parse the request, call one of these and
-render; nothing here writes. Probe results come through comparison.selectors, the registers app's
-one declared way into the comparison app's database side."""
+render; nothing here writes. What the probes and the host lab found of a row comes from the
+evidence layer (evidence/): this app never reads the probe app's tables itself."""
 
 from __future__ import annotations
 

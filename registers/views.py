@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
 from common.pagecache import cached_page
-from evidence import disagreements as disagreement_selectors
+from evidence import disagreements as disagreement_list
 
 from . import exporting, filters, selectors, services
 from .models import Register
@@ -76,8 +76,8 @@ def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
     fmt = request.GET.get("format", "")
     if fmt in exporting.DISAGREEMENT_FORMATS:
-        return exporting.disagreements_response(disagreement_selectors.items(), fmt)
-    context = disagreement_selectors.page(request.GET.get("page"))
+        return exporting.disagreements_response(disagreement_list.items(), fmt)
+    context = disagreement_list.page(request.GET.get("page"))
     return TemplateResponse(request, partial(request, "registers/disagreements.html", "results"), context)
 
 

@@ -75,3 +75,19 @@ def test_revision_dates_are_written_only_in_the_vocabulary():
         if re.search(r"20(24-11-05|25-03-26|25-06-18|25-11-25|26-07-28)", text):
             typed_out[str(template.relative_to(PROJECT))] = ["template"]
     assert typed_out == {}
+
+
+def test_every_package_is_on_a_floor_of_the_layout_the_readme_and_the_contract():
+    """A package added at the top is on no floor until the README's layout, the manual's picture
+    and the layers contract place it; APPS here is what the shape tests read."""
+    import tomllib
+
+    packages = {path.parent.name for path in PROJECT.glob("*/__init__.py")} - {"tests", "bench"}
+    readme = (PROJECT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
+    layout = (PROJECT / "docs" / "layout.md").read_text(encoding="utf-8")
+    linter = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    layers = next(c["layers"] for c in linter["contracts"] if c["type"] == "layers")
+    on_floors = {name.strip() for layer in layers for name in layer.split("|")}
+    assert {name for name in packages if f"\n{name}/" not in readme} == set()
+    assert {name for name in packages if f"\n{name}/" not in layout} == set()
+    assert packages == on_floors == set(linter["root_packages"]) == set(APPS)
