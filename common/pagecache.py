@@ -32,9 +32,15 @@ from registers.models import DataVersion
 
 CACHE_SECONDS = 24 * 3600
 PROJECT = Path(__file__).resolve().parent.parent
-#: What a page is made from: the code (every package of the project), the templates and the
-#: static files. A package left out here would serve pages cached by the code before a change.
-CODE_ROOTS = ("mcp_compare", "evidence", "registers", "comparison", "common", "templates", "static")
+#: Packages at the project's top that make no page.
+NOT_PAGE_CODE = frozenset({"tests", "bench"})
+#: What a page is made from: every package of the project (found, not listed, so a new one is never
+#: left out to serve pages cached by its old code), the templates and the static files.
+CODE_ROOTS = (
+    *sorted(path.parent.name for path in PROJECT.glob("*/__init__.py") if path.parent.name not in NOT_PAGE_CODE),
+    "templates",
+    "static",
+)
 CODE_SUFFIXES = frozenset({".py", ".html", ".css", ".js", ".svg", ".json", ".md"})
 #: Headers kept with a cached page (htmx reads HX-Push-Url on a fragment).
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Content-Language")

@@ -5,6 +5,7 @@ registers app's rows; the register pages and the `host_lab --claims` command rea
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from comparison.hostlab import catalogue, claims, matrix, predictions
@@ -13,11 +14,11 @@ from comparison.lab_models import FIXTURE_SERVER, HostObservation, HostReleases
 from comparison.lab_selectors import current_observations
 
 
-def observations_for_anchors(anchors: list[str]) -> list[dict[str, Any]]:
+def row_observations(anchors: Iterable[str]) -> list[dict[str, Any]]:
     """What the real hosts showed their model in each lab scenario that meets a row's anchors:
     [{scenario, title, observations: [{host, label, version, id, cells}]}]. One query whatever the
     row (a row no scenario meets costs the same), so row pages keep their query count."""
-    scenarios = catalogue.meeting(anchors)
+    scenarios = catalogue.meeting(list(anchors))
     wanted = {s.tool for s in scenarios}
     rows = HostObservation.objects.filter(server=FIXTURE_SERVER, fixture=catalogue.fixture_version()).order_by(
         "host", "-measured_at", "-pk"
@@ -33,10 +34,6 @@ def observations_for_anchors(anchors: list[str]) -> list[dict[str, Any]]:
         for s in scenarios
         if any(tool == s.tool for tool, _ in newest)
     ]
-
-
-def row_observations(anchors) -> list[dict[str, Any]]:
-    return observations_for_anchors(list(anchors))
 
 
 def model_partings() -> dict[str, Any]:

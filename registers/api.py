@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 
 from common.http import api_json, page_or_404
 from common.pagecache import cached_page
+from comparison.core.latest_verdicts import LatestVerdicts
 from comparison.hosts.agreement import row_host_views
 from evidence import disagreements as disagreement_list
 from evidence import lab_findings, probe_findings, row_evidence
@@ -30,7 +31,7 @@ def citation_dict(citation: Citation) -> dict[str, Any]:
     return {name: getattr(citation, name) for name in CITATION_FIELDS} | {"verified_commit": citation.verified_commit}
 
 
-def row_dict(row: Row, probe: probe_findings.LatestVerdicts, evidence: str) -> dict[str, Any]:
+def row_dict(row: Row, probe: LatestVerdicts, evidence: str) -> dict[str, Any]:
     return {
         "register": row.register.slug,
         "row_id": row.row_id,

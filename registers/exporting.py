@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from common.downloads import download
 from comparison.core import report_rows, reports
-from evidence.probe_findings import LatestVerdicts, latest_probe_verdicts
+from comparison.core.latest_verdicts import LatestVerdicts
+from evidence.probe_findings import latest_probe_verdicts
 
 from . import filters
 from .core import linking, rowcompare
