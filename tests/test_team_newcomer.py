@@ -91,6 +91,16 @@ def test_a_register_about_another_proxy_names_that_proxy_not_mcpx(client, tmp_pa
 
 
 @pytest.mark.django_db
+def test_the_evidence_table_names_the_registers_proxy_not_mcpx(client, tmp_path):
+    """Found trying an unseen register (subject "gatekeeper"): the Hosts section named it, the
+    Evidence table's row header still said mcpx."""
+    _myproxy_register(tmp_path)
+    row = client.get("/registers/myproxy/TT-02/").content.decode()
+    assert '<tr data-host="mcpx"><th scope="row">myproxy</th>' in row
+    assert '<th scope="row">mcpx</th>' not in row
+
+
+@pytest.mark.django_db
 def test_the_playground_says_every_host_drops_an_errors_image(client):
     image = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
     result = {"isError": True, "content": [{"type": "text", "text": "bad"}, image]}

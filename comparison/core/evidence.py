@@ -83,7 +83,8 @@ def row_evidence(
     `revisions` is given: `claims` {host: state}, `model` the row's (example, views) from
     hosts.agreement, `findings` real-host findings, `cells` the latest probe results that
     exercised the row."""
-    found = {host: HostEvidence(host, claims.get(host, "")) for host in hosts}
+    status_subject = revisions.status_subject if revisions is not None else ""
+    found = {host: HostEvidence(host, claims.get(host, ""), subject=status_subject) for host in hosts}
     if model:
         _model_sources(found, model)
     for finding in findings:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from registers.core.vocabulary import HOST_NAMES
+from registers.core.vocabulary import host_name
 
 from ..hosts.present import PresentedView
 
@@ -61,6 +61,7 @@ class HostEvidence:
     host: str
     claim: str  # the register's state for the host ("" when the row does not name it)
     sources: list[Source] = field(default_factory=list)
+    subject: str = ""  # the proxy the register's status column names, for the subject host's label
 
     @property
     def verdict(self) -> str:
@@ -79,7 +80,7 @@ class HostEvidence:
 
     @property
     def label(self) -> str:
-        return HOST_NAMES.get(self.host, self.host)
+        return host_name(self.host, self.subject)
 
     @property
     def conflicts(self) -> list[Source]:
