@@ -2,21 +2,27 @@
 attempts are refused for a while, whatever the password (the admin's login included). Counts live
 in the cache the server processes share (the page cache's folder, or Redis).
 
-Wired three ways: a `user_login_failed` receiver counts failures, the authentication backend
-refuses a locked name or address before it checks a password, and the login page's form says so
-(HTTP 429) instead of "wrong password"."""
+An attempt is counted before its password is checked, under a lock every server process shares
+(a file lock beside the file cache, Redis's lock with Redis), and forgiven when it succeeds: thirty
+guesses at once are counted one after another, so no more than the limit are ever checked.
+The authentication backend makes that reservation; the login page's form says when a name or
+address is locked (HTTP 429) instead of "wrong password"."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
+import secrets
+import threading
 import time
+from contextlib import contextmanager
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
@@ -45,34 +51,68 @@ def locked_for(request, username: str) -> int:
     return max(waits, default=0)
 
 
-def record_failure(request, username: str) -> None:
-    now = time.time()
-    for key, limit in _keys(request, username):
-        recent = [at for at in cache.get(key, []) if at > now - settings.LOGIN_LOCKOUT_SECONDS]
-        cache.set(key, [*recent, now][-limit:], settings.LOGIN_LOCKOUT_SECONDS)
+_local_lock = threading.Lock()
 
 
-def _count_failure(sender, credentials, request=None, **kwargs) -> None:
-    record_failure(request, credentials.get("username", ""))
+@contextmanager
+def _shared_lock():
+    """One attempt at a time across every process that shares the cache."""
+    backend = settings.CACHES["default"]["BACKEND"]
+    if backend.endswith("RedisCache"):
+        client = cache._cache.get_client(None, write=True)
+        with client.lock("login-throttle-lock", timeout=10, blocking_timeout=10):
+            yield
+        return
+    location = settings.CACHES["default"].get("LOCATION", "")
+    with _local_lock:
+        if backend.endswith("FileBasedCache") and location:
+            os.makedirs(location, exist_ok=True)
+            with open(os.path.join(location, "login-throttle.lock"), "a") as handle:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
+        else:
+            yield
 
 
-def _forget_failures(sender, request, user, **kwargs) -> None:
-    cache.delete(_keys(request, user.get_username())[0][0])
+def reserve(request, username: str) -> float | None:
+    """Counts an attempt for this name and address before its password is checked: its stamp, or
+    None when either is locked (nothing is counted then)."""
+    with _shared_lock():
+        if locked_for(request, username):
+            return None
+        now = time.time()
+        stamp = now + secrets.randbelow(10**6) / 10**12  # unique, so one attempt can be forgiven
+        for key, limit in _keys(request, username):
+            recent = [at for at in cache.get(key, []) if at > now - settings.LOGIN_LOCKOUT_SECONDS]
+            cache.set(key, [*recent, stamp][-limit:], settings.LOGIN_LOCKOUT_SECONDS)
+        return stamp
 
 
-def connect() -> None:
-    """Count failed log-ins and forget a user's on success (called once, by the app's ready())."""
-    user_login_failed.connect(_count_failure, dispatch_uid="login-throttle-failure")
-    user_logged_in.connect(_forget_failures, dispatch_uid="login-throttle-success")
+def forgive(request, username: str, stamp: float) -> None:
+    """A successful log-in: the name's failures are forgotten, and this attempt is not one."""
+    with _shared_lock():
+        keys = _keys(request, username)
+        cache.delete(keys[0][0])
+        for key, _ in keys[1:]:
+            cache.set(key, [at for at in cache.get(key, []) if at != stamp], settings.LOGIN_LOCKOUT_SECONDS)
 
 
 class ThrottledModelBackend(ModelBackend):
-    """The model backend, refusing a locked name or address before it checks any password."""
+    """The model backend: an attempt is counted before any password is checked, refused when the
+    name or address is locked, and forgiven when it succeeds."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
-        if locked_for(request, username or kwargs.get("email", "")):
+        name = username or kwargs.get("email", "")
+        stamp = reserve(request, name)
+        if stamp is None:
             raise PermissionDenied("too many failed log-ins")
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is not None:
+            forgive(request, name, stamp)
+        return user
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):

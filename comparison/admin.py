@@ -1,20 +1,46 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils import timezone
 
+from common.pagecache import bump_data_version
 from registers.core.vocabulary import REVISIONS
 
 from . import tasks, token_admin  # noqa: F401 - registers the token admin
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes.scenarios import SUITES, suite
 from .probes.secrets import display_command, display_url
+from .target_credentials import CredentialsLeftBehind, keep_credentials_on_origin
 
 SECRET_FIELDS = ("headers", "upstream_headers", "env")
 #: Argument lists whose credential-looking values (`--token X`, `KEY=X`) the form shows masked.
 COMMAND_FIELDS = ("command", "launch")
 
 
+class ProbeTargetForm(forms.ModelForm):
+    class Meta:
+        model = ProbeTarget
+        fields = (
+            "name", "transport", "url", "command", "headers", "upstream_headers", "env", "upstream_description",
+            "suite", "upstream", "launch", "enabled", "uploaders",
+        )  # fmt: skip
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.instance.pk:
+            stored = ProbeTarget.objects.get(pk=self.instance.pk)
+            after = type("Edited", (), {f: cleaned.get(f, getattr(stored, f)) for f in ("url", "upstream")})
+            after.headers, after.upstream_headers = stored.headers, stored.upstream_headers
+            try:
+                keep_credentials_on_origin(stored, after, entered=cleaned)
+            except CredentialsLeftBehind as error:
+                raise forms.ValidationError(str(error)) from None
+        return cleaned
+
+
 @admin.register(ProbeTarget)
 class ProbeTargetAdmin(admin.ModelAdmin):
+    form = ProbeTargetForm
+    filter_horizontal = ("uploaders",)
     list_display = ("name", "transport", "shown_url", "suite", "shown_upstream", "builtin", "enabled")
     readonly_fields = ("builtin",)
 
@@ -74,8 +100,25 @@ class ProbeTargetAdmin(admin.ModelAdmin):
 
 @admin.register(ProbeRun)
 class ProbeRunAdmin(admin.ModelAdmin):
-    list_display = ("id", "target", "status", "done", "total", "started_by", "created", "heartbeat_at", "finished_at")
-    list_filter = ("status", "target")
+    """Uploaded runs are the uploader's word until someone with `accept_upload` accepts them: only
+    then do they count as the dashboard's own measurements (row evidence)."""
+
+    list_display = (
+        "id", "target", "status", "done", "total", "started_by", "uploaded", "accepted_at", "created", "finished_at",
+    )  # fmt: skip
+    list_filter = ("status", "uploaded", "target")
+    actions = ("accept",)
+
+    @admin.action(description="Accept the selected uploaded runs as measurements", permissions=["accept"])
+    def accept(self, request, queryset) -> None:
+        accepted = queryset.filter(uploaded=True, accepted_at__isnull=True).update(
+            accepted_by=request.user, accepted_at=timezone.now()
+        )
+        bump_data_version()
+        messages.info(request, f"{accepted} uploaded run(s) accepted as measurements.")
+
+    def has_accept_permission(self, request) -> bool:
+        return request.user.has_perm("comparison.accept_upload")
 
 
 @admin.register(ProbeResult)

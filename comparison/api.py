@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from common.http import api_json, ids_or_404, int_param, page_or_404
 from common.pagecache import cached_page
@@ -86,19 +86,19 @@ def _conformance(run: ProbeRun) -> dict[str, Any] | None:
     }
 
 
-@require_GET
+@require_safe
 @cached_page
 def targets(request):
     return api_json({"targets": [target_dict(target) for target in ProbeTarget.objects.all()]})
 
 
-@require_GET
+@require_safe
 @cached_page
 def target(request, pk: int):
     return api_json(target_dict(get_object_or_404(ProbeTarget, pk=pk)))
 
 
-@require_GET
+@require_safe
 @cached_page
 def runs(request):
     """`/api/v1/runs/?target=ID&page=N`, newest first, 50 a page."""
@@ -113,7 +113,7 @@ def runs(request):
     )
 
 
-@require_GET
+@require_safe
 @cached_page
 def run(request, pk: int):
     found = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
@@ -142,7 +142,7 @@ RESULT_FIELDS = (
 )  # fmt: skip
 
 
-@require_GET
+@require_safe
 @cached_page
 def result(request, pk: int):
     found = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
@@ -152,7 +152,7 @@ def result(request, pk: int):
     return api_json(data | {"page": found.get_absolute_url()})
 
 
-@require_GET
+@require_safe
 @cached_page
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""

@@ -76,13 +76,6 @@ class RunIn(Closed):
     real_hosts: bool = False
 
 
-class UploadIn(Open):
-    """What `manage.py probe --json` prints."""
-
-    target: str = Field("", description="The name the probe printed; `?target=` names the stored target instead.")
-    results: list[dict[str, Any]]
-
-
 class CancelOut(Open):
     run: int
     cancelled: bool

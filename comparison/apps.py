@@ -15,11 +15,7 @@ class ComparisonConfig(AppConfig):
     def ready(self) -> None:
         # Row pages and exports show probe results and host observations: a saved result or
         # observation, or a run that changes status, is new data for them.
-        from common import login_throttle
-
         from . import models
-
-        login_throttle.connect()
 
         for model in (models.ProbeTarget, models.ProbeRun, models.ProbeResult, models.HostObservation):
             post_save.connect(_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")

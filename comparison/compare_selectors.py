@@ -10,6 +10,7 @@ from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE
 from .core import charts, failures
 from .models import ProbeResult, ProbeRun
 from .probes import multicompare
+from .probes.result_shape import repaired
 from .probes.scenarios import SUITES, suite
 
 MAX_COMPARED_RUNS = 8
@@ -50,6 +51,8 @@ def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
     ordered = [runs[pk] for pk in dict.fromkeys(run_ids) if pk in runs]
     results: dict[int, list[dict]] = {run.pk: [] for run in ordered}
     for values in ProbeResult.objects.filter(run_id__in=list(results)).order_by("id").values(*RESULT_COLUMNS):
+        # Read as values, not models: repaired here as ProbeResult.from_db repairs a model.
+        values = {**values, **repaired({name: values[name] for name in ("diff", "interop", "dpcter")})[0]}
         values["revision"] = values.pop("requested_revision")
         results[values["run_id"]].append(values)
     return multicompare.compare_runs(

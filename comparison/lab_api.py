@@ -7,7 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.http import Http404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from common.http import api_json
 
@@ -36,14 +36,14 @@ def _found(value):
     return value
 
 
-@require_GET
+@require_safe
 def hosts(request):
     page = lab_selectors.matrix_page(request.GET.getlist("host"), request.GET.get("chip", ""))
     hosts_data = [_row(row) | {"conformance": page["conformance"][row.key]} for row in page["rows"]]
     return api_json({"fixture": page["fixture"], "counts": page["counts"], "hosts": hosts_data})
 
 
-@require_GET
+@require_safe
 def host(request, key: str):
     page = _found(lab_selectors.host_page(key))
     scenarios = {scenario.tool: item for scenario, item in page["scenarios"]}
@@ -52,7 +52,7 @@ def host(request, key: str):
     return api_json(data | {"version_ranges": page["version_ranges"]})
 
 
-@require_GET
+@require_safe
 def feature(request, feature: str):
     page = _found(lab_selectors.feature_page(feature))
     lines = {
@@ -62,7 +62,7 @@ def feature(request, feature: str):
     return api_json({"feature": feature, "title": page["title"], "hosts": lines, "version_ranges": page["spans"]})
 
 
-@require_GET
+@require_safe
 def compare(request):
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     if not a and not b:
@@ -74,7 +74,7 @@ def compare(request):
     return api_json({"a": page["a"].key, "b": page["b"].key, "differing": differing})
 
 
-@require_GET
+@require_safe
 def observation(request, pk: int):
-    row = _found(lab_selectors.observation(pk))
+    row = _found(lab_selectors.observation(pk, private=request.user.has_perm("comparison.run_probe")))
     return api_json({**observation_dict(row), "raw": row.raw})

@@ -13,7 +13,7 @@ from .hostlab.features import CHIPS, FEATURES
 from .hostlab.versions import key as versions_key
 from .hosts import protocol
 from .lab_models import FIXTURE_SERVER, TARGET_SERVER, HostObservation
-from .lab_services import observation_dict
+from .lab_services import USER_SERVER, observation_dict
 from .models import ProbeTarget
 from .probes import families
 
@@ -24,19 +24,24 @@ LIST_FIELDS = (
 
 
 def current_observations(host: str | None = None, scenario: str | None = None) -> list[dict[str, Any]]:
-    """Fixture observations of each host's pinned version and this fixture version, newest first."""
+    """Fixture observations of each host's pinned version and this fixture version: those that
+    measured something first, each part newest first (a host that did not run since, missing or
+    failing here, never hides what was measured)."""
     rows = HostObservation.objects.filter(server=FIXTURE_SERVER, fixture=catalogue.fixture_version())
     if host:
         rows = rows.filter(host=host)
     if scenario:
         rows = rows.filter(scenario=scenario)
     pinned = {key: adapter.version for key, adapter in ADAPTERS.items()}
-    rows = rows.order_by("-measured_at", "-pk").defer("raw")
+    rows = sorted(rows.order_by("-measured_at", "-pk").defer("raw"), key=lambda row: bool(row.not_measured))
     return [observation_dict(row) for row in rows if pinned.get(row.host) == row.version]
 
 
-def observation(pk: int) -> HostObservation | None:
-    return HostObservation.objects.filter(pk=pk).first()
+def observation(pk: int, *, private: bool = False) -> HostObservation | None:
+    """An observation; a user's own-server lab run (its tool, command and capture) only for
+    `private` callers, those who may run the lab: to anyone else it does not exist."""
+    found = HostObservation.objects.filter(pk=pk)
+    return (found if private else found.exclude(server=USER_SERVER)).first()
 
 
 def batch(batch_key: str) -> list[dict[str, Any]]:
@@ -236,7 +241,13 @@ def target_hosts(target_id: int) -> dict[str, Any]:
         return {"rows": [], "affected": {}}
     direct = {(item["host"], item["scenario"]): item for item in reversed(current_observations())}
     rows = [through.row(direct.get(pair), seen) for pair, seen in sorted(via.items())]
-    return {"rows": rows, "affected": through.affected_hosts([(r["host"], r) for r in rows])}
+    compared = sum(1 for row in rows if row["verdict"] != through.NOT_COMPARED)
+    return {
+        "rows": rows,
+        "affected": through.affected_hosts([(r["host"], r) for r in rows]),
+        "compared": compared,
+        "not_compared": len(rows) - compared,
+    }
 
 
 def installed_hosts() -> list[str]:

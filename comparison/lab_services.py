@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .hostlab import catalogue, conformance_client, lab, predictions
+from .hostlab import catalogue, conformance_client, lab, predictions, through
 from .hostlab.adapters import ADAPTERS
 from .lab_models import FIXTURE_SERVER, HostObservation
 from .probes.secrets import Redactor
@@ -59,6 +59,12 @@ def observation_dict(row: HostObservation) -> dict[str, Any]:
 
 
 def _save(observation: dict[str, Any], server: str, key: str | None = None) -> dict[str, Any]:
+    """Stores an observation under its key; one that measured nothing never replaces one that did
+    (a host missing here, or a capture that failed, leaves the stored measurement as it was)."""
+    if observation.get("not_measured"):
+        kept = HostObservation.objects.filter(key=key or observation["key"], not_measured="").first()
+        if kept is not None:
+            return observation_dict(kept)
     fields = {
         "host": observation["host"],
         "label": observation["label"],
@@ -97,6 +103,7 @@ def run_fixture(
         if "id" in observation:  # reused as stored
             saved.append(observation)
             continue
+        observation = through.measured_or_not(observation)
         observation["partings"] = predictions.partings(
             observation["host"], observation["scenario"], observation["cells"]
         )
@@ -123,7 +130,7 @@ def run_server(
     observations, _ = lab.run_many(pairs, workers=workers, server=command, server_env=env, arguments=arguments)
     stamp = batch or datetime.now().astimezone().strftime("%Y%m%dT%H%M%S%f")
     saved = [
-        _save(redactor.data(observation), USER_SERVER, key=f"{observation['key']}/{stamp}")
+        _save(redactor.data(through.measured_or_not(observation)), USER_SERVER, key=f"{observation['key']}/{stamp}")
         for observation in observations
     ]
     return LabOutcome(saved, 0)
@@ -237,11 +244,17 @@ def export_snapshot() -> list[dict[str, Any]]:
 
 
 def load_snapshot(items: list[dict[str, Any]]) -> int:
-    """Stores shipped observations where no observation with the same key exists (a run made here
-    always wins); returns how many were added."""
+    """Stores shipped observations where none with the same key is stored, or where the stored one
+    measured nothing or is older than the shipped one (a measurement made here since stays); returns
+    how many were stored."""
     from .lab_models import HostReleases
 
-    existing = set(HostObservation.objects.filter(key__in=[i.get("key") for i in items]).values_list("key", flat=True))
+    stored = {
+        key: (measured_at, not_measured)
+        for key, measured_at, not_measured in HostObservation.objects.filter(
+            key__in=[i.get("key") for i in items if isinstance(i, dict)]
+        ).values_list("key", "measured_at", "not_measured")
+    }
     added = 0
     with transaction.atomic():
         for item in items:
@@ -253,16 +266,22 @@ def load_snapshot(items: list[dict[str, Any]]) -> int:
                 fields = {"package": str(item.get("package", ""))[:100], "versions": [str(v) for v in item["versions"]]}
                 HostReleases.objects.get_or_create(host=item["releases"][:40], defaults=fields)
                 continue
-            if (
-                not isinstance(item, dict)
-                or item.get("key") in existing
-                or item.get("server")
-                not in (
-                    FIXTURE_SERVER,
-                    CONFORMANCE_SERVER,
-                )
-            ):
+            if not isinstance(item, dict) or item.get("server") not in (FIXTURE_SERVER, CONFORMANCE_SERVER):
+                continue
+            if item.get("key") in stored and not _shipped_is_better(item, *stored[item["key"]]):
                 continue
             _save(item, item["server"], key=item["key"])
             added += 1
     return added
+
+
+def _shipped_is_better(item: dict[str, Any], measured_at: datetime, not_measured: str) -> bool:
+    if item.get("not_measured"):
+        return False
+    if not_measured:
+        return True
+    try:
+        shipped = datetime.fromisoformat(str(item.get("measured_at", "")))
+    except ValueError:
+        return False
+    return shipped.tzinfo is not None and shipped > measured_at

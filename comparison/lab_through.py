@@ -9,7 +9,7 @@ import hashlib
 import json
 from typing import Any
 
-from .hostlab import catalogue, lab
+from .hostlab import catalogue, lab, through
 from .hostlab.adapters import ADAPTERS
 from .lab_models import TARGET_SERVER, HostObservation
 from .lab_services import LabOutcome, _save, observation_dict, run_fixture
@@ -79,6 +79,7 @@ def _through(spec, options, target_id, redactor, hosts, scenarios, stored, worke
     keys = {pair: target_key(pair[0], ADAPTERS[pair[0]].version, pair[1], target_id, launch) for pair in pairs}
     todo = [pair for pair in pairs if keys[pair] not in (stored or {})]
     observed, _ = lab.run_many(todo, workers=workers, **options) if todo else ([], 0)
+    observed = [through.measured_or_not(item) for item in observed]
     if observed and not identity and not any((item.get("reached") or {}).get("reached") for item in observed):
         # Nothing answered: a harness or target failure, never a finding to store and reuse.
         raise TargetUnanswered(f"the target did not answer: no host reached a tool through {spec.name}")
@@ -107,7 +108,8 @@ def run_through_target(
     from .models import ProbeTarget
 
     target = ProbeTarget.objects.get(pk=target_id)
-    candidates = HostObservation.objects.filter(server=TARGET_SERVER, fixture=f"target-{target.pk}")
+    # Only measurements are reused: a host that was missing or failed is tried again.
+    candidates = HostObservation.objects.filter(server=TARGET_SERVER, fixture=f"target-{target.pk}", not_measured="")
     stored = {} if refresh else {row.key: row for row in candidates.defer("raw")}
     found, todo, identity = through_spec(
         target.spec(), target_id=target.pk, redactor=target.redactor(), hosts=hosts, scenarios=scenarios,

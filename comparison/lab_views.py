@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import permission_required
 from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from common.http import HtmxHttpRequest, int_param, partial
 
@@ -29,24 +29,24 @@ def _found(value):
     return value
 
 
-@require_GET
+@require_safe
 def hosts_matrix(request: HtmxHttpRequest) -> TemplateResponse:
     hosts = [key for key in request.GET.getlist("host") if key in ADAPTERS]
     context = lab_selectors.matrix_page(hosts, request.GET.get("chip", ""))
     return TemplateResponse(request, partial(request, "comparison/hostlab/matrix.html", "matrix"), context)
 
 
-@require_GET
+@require_safe
 def host_detail(request: HtmxHttpRequest, key: str) -> TemplateResponse:
     return TemplateResponse(request, "comparison/hostlab/host.html", _found(lab_selectors.host_page(key)))
 
 
-@require_GET
+@require_safe
 def feature_detail(request: HtmxHttpRequest, feature: str) -> TemplateResponse:
     return TemplateResponse(request, "comparison/hostlab/feature.html", _found(lab_selectors.feature_page(feature)))
 
 
-@require_GET
+@require_safe
 def compare_hosts(request: HtmxHttpRequest) -> TemplateResponse:
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     context = lab_selectors.compare_page(a, b) or {"problem": "Choose two different hosts.", "a": a, "b": b}
@@ -54,9 +54,9 @@ def compare_hosts(request: HtmxHttpRequest) -> TemplateResponse:
     return TemplateResponse(request, "comparison/hostlab/compare.html", context)
 
 
-@require_GET
+@require_safe
 def observation_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
-    row: HostObservation = _found(lab_selectors.observation(pk))
+    row: HostObservation = _found(lab_selectors.observation(pk, private=request.user.has_perm("comparison.run_probe")))
     return TemplateResponse(request, "comparison/hostlab/observation.html", lab_selectors.observation_page(row))
 
 
@@ -85,7 +85,8 @@ def lab_form(request: HtmxHttpRequest):
 MAX_POLLS = 200
 
 
-@require_GET
+@require_safe
+@permission_required("comparison.run_probe", raise_exception=True)
 def lab_batch(request: HtmxHttpRequest, batch: str) -> TemplateResponse:
     poll = min(int_param(request.GET.get("poll")) or 0, MAX_POLLS)
     context = {"batch": batch, "observations": lab_selectors.batch(batch), "expected": len(ADAPTERS)}

@@ -16,6 +16,7 @@ from .lab_models import HostObservation, HostReleases  # noqa: F401 - Django fin
 from .own_secrets import own_secrets
 from .probes.forkserver import fixture_command
 from .probes.launch import loopback_port
+from .probes.result_shape import repaired
 from .probes.runner import TargetSpec
 from .probes.scenarios import SUITES
 from .probes.secrets import Redactor, command_secrets, display_command, display_url, url_secrets, url_userinfo
@@ -70,6 +71,13 @@ class ProbeTarget(models.Model):
     )
     builtin = models.BooleanField(default=False, editable=False)
     enabled = models.BooleanField(default=True)
+    uploaders = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="upload_targets",
+        help_text="Who may upload runs made elsewhere into this target (a proxy's CI user). Uploaded runs show "
+        "on its pages and badge; they count as the dashboard's own measurements only once accepted.",
+    )
 
     class Meta:
         ordering = ["-builtin", "name"]
@@ -204,6 +212,13 @@ class ProbeRun(models.Model):
     uploaded = models.BooleanField(
         default=False, editable=False, help_text="Sent through the API from a run made elsewhere (`probe --json`)."
     )
+    #: An uploaded run counts as the dashboard's own measurement (row evidence) only once accepted.
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    #: The upload's replay key: the sender's Idempotency-Key, else the digest of the body it sent.
+    upload_key = models.CharField(max_length=100, blank=True, editable=False)
     server_identity = models.CharField(
         max_length=200,
         blank=True,
@@ -246,8 +261,14 @@ class ProbeRun(models.Model):
 
     class Meta:
         ordering = ["-created"]
-        permissions = [("run_probe", "Can run probes")]
+        permissions = [
+            ("run_probe", "Can run probes"),
+            ("accept_upload", "Can accept uploaded runs as the dashboard's own measurements"),
+        ]
         constraints = [
+            models.UniqueConstraint(
+                fields=["target", "upload_key"], condition=~models.Q(upload_key=""), name="one_run_per_upload_key"
+            ),
             models.UniqueConstraint(
                 fields=["target"],
                 condition=models.Q(status__in=[str(status) for status in ACTIVE_RUN_STATUSES]),
@@ -274,6 +295,15 @@ class ProbeRun(models.Model):
         if self.started_at and self.finished_at:
             return (self.finished_at - self.started_at).total_seconds()
         return None
+
+    @staticmethod
+    def measured(prefix: str = "") -> models.Q:
+        """The runs that are the dashboard's own measurements: made here, or uploaded and accepted."""
+        return models.Q(**{f"{prefix}uploaded": False}) | models.Q(**{f"{prefix}accepted_at__isnull": False})
+
+
+#: The JSON fields whose parts have a shape of their own (probes.result_shape).
+SHAPED_FIELDS = ("anchors", "seen", "findings", "diff", "host_views", "dpcter", "exchanges", "tries", "interop")
 
 
 def anchor_keys(anchors: list[str]) -> str:
@@ -326,6 +356,18 @@ class ProbeResult(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("comparison:result_detail", args=[self.pk])
+
+    @classmethod
+    def from_db(cls, db, field_names, values, *args, **kwargs):
+        """Every page that reads a stored result gets one whole: a part of another shape (stored
+        before uploads were checked, or restored from elsewhere) is taken out and named in a finding."""
+        instance = super().from_db(db, field_names, values, *args, **kwargs)
+        loaded = {name: instance.__dict__[name] for name in SHAPED_FIELDS if name in instance.__dict__}
+        if loaded:
+            fixed, problems = repaired(loaded)
+            if problems:
+                instance.__dict__.update(fixed)
+        return instance
 
 
 class ProbeSchedule(models.Model):

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import permission_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
@@ -23,13 +23,13 @@ from .tasks import start_run
 AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 
 
-@require_GET
+@require_safe
 def target_list(request: HtmxHttpRequest) -> TemplateResponse:
     context = {"targets": ProbeTarget.objects.all(), "latest_runs": selectors.latest_runs_of_every_target()}
     return TemplateResponse(request, "comparison/target_list.html", context)
 
 
-@require_GET
+@require_safe
 def target_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     context = selectors.target_page(get_object_or_404(ProbeTarget, pk=pk))
     context["can_run"] = request.user.has_perm("comparison.run_probe")
@@ -37,7 +37,7 @@ def target_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     return TemplateResponse(request, "comparison/target_detail.html", context)
 
 
-@require_GET
+@require_safe
 def target_badge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """An SVG badge to embed in a README: the latest finished run's share of cells as expected."""
     svg = selectors.target_badge(get_object_or_404(ProbeTarget, pk=pk))
@@ -77,7 +77,7 @@ def cancel_run_view(request: HtmxHttpRequest, pk: int):
     return redirect(run.get_absolute_url())
 
 
-@require_GET
+@require_safe
 def run_detail(request: HtmxHttpRequest, pk: int):
     run = get_object_or_404(ProbeRun.objects.select_related("target", "started_by"), pk=pk)
     if run.status == ProbeRun.RUNNING and recover_interrupted_runs():
@@ -92,13 +92,13 @@ def run_detail(request: HtmxHttpRequest, pk: int):
     return response
 
 
-@require_GET
+@require_safe
 def result_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     result = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
     return TemplateResponse(request, "comparison/result_detail.html", result_selectors.result_page(result))
 
 
-@require_GET
+@require_safe
 def run_audit(request: HtmxHttpRequest, pk: int):
     """DPCTER counts over the run's failure results: coordinates × consumers, typed and with text;
     the evidence behind one cell on request; JSON or CSV with `?format=`."""
@@ -121,7 +121,7 @@ def _audit_export(found: selectors.Audit, fmt: str) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def compare_runs(request: HtmxHttpRequest):
     """Two or more runs side by side (`?run=A&run=B&run=C`, with exports), or the cell-by-cell diff
     of run A against run B (`?a=&b=`); a permalink for every choice."""

@@ -330,20 +330,26 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
             ProbeRun.objects.filter(pk=run.pk).update(error=note[:2000])
         if run.real_host and still_ours():
             real_hosts_lane(run, redactor, queue_real_hosts)
-    # Only a run still running becomes done: a cancelled or interrupted one keeps its status.
-    finished = retry_transient(
-        lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
-            status=ProbeRun.DONE, finished_at=timezone.now()
-        ),
-        what=f"run {run.pk}: finish",
-    )
+    finished = retry_transient(lambda: _finish(run), what=f"run {run.pk}: finish")
     if finished:
-        retry_transient(lambda: record_changes(run), what=f"run {run.pk}: changes since the previous run")
         if run.schedule_id:
             retry_transient(
                 lambda: prune_scheduled_runs(target_id=run.target_id), what=f"run {run.pk}: prune scheduled runs"
             )
     retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
+
+
+def _finish(run: ProbeRun) -> int:
+    """Only a run still running becomes done (a cancelled or interrupted one keeps its status), in
+    one transaction with its changes since the previous run: a worker killed in between leaves a
+    running run that recovery interrupts, never a done run without its changes."""
+    with transaction.atomic():
+        finished = ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
+            status=ProbeRun.DONE, finished_at=timezone.now()
+        )
+        if finished:
+            record_changes(run)
+    return finished
 
 
 #: The fields of a stored result that come as they are from the outcome's `as_dict()`.

@@ -61,8 +61,10 @@ def _with_kind(finding: dict) -> dict:
     return {**finding, "kind_title": change_kinds.title(finding["kind"])} if finding.get("kind") else finding
 
 
-def host_lines(scored: dict) -> list[dict]:
-    """One line per host of a result's interop: whether it gets what the upstream sends."""
+def host_lines(scored: dict | None) -> list[dict]:
+    """One line per host of a result's interop: whether it gets what the upstream sends (none when
+    the cell was not scored: `interop` is null)."""
+    scored = scored or {}
     return [{"host": host, "label": HOST_NAMES[host], "affected": not scored[host]} for host in HOSTS if host in scored]
 
 

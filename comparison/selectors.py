@@ -86,20 +86,23 @@ def _conformance_line(run: ProbeRun) -> str:
     return conformance.summary(rows, status).sentence() if rows or status else ""
 
 
-def latest_ended_run_targets() -> dict[int, tuple[str, str, bool]]:
+def latest_ended_run_targets(*, measured: bool = False) -> dict[int, tuple[str, str, bool]]:
     """{run id: (target name, status, is the built-in fixture)} of the newest ended run of every
-    target (one query)."""
+    target (one query); with `measured`, of the runs that are the dashboard's own measurements
+    (an uploaded run only once accepted)."""
     latest: dict[int, tuple[int, str, str, bool]] = {}
     ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
+    if measured:
+        ended = ended.filter(ProbeRun.measured())
     columns = ("pk", "target_id", "target__name", "status", "target__builtin")
     for pk, target_id, name, status, builtin in ended.order_by("pk").values_list(*columns):
         latest[target_id] = (pk, name, status, builtin)
     return {pk: (name, status, builtin) for pk, name, status, builtin in latest.values()}
 
 
-def latest_ended_runs() -> dict[int, tuple[str, str]]:
+def latest_ended_runs(*, measured: bool = False) -> dict[int, tuple[str, str]]:
     """{run id: (target name, status)} of the newest ended run of every target (one query)."""
-    return {pk: (name, status) for pk, (name, status, _) in latest_ended_run_targets().items()}
+    return {pk: (name, status) for pk, (name, status, _) in latest_ended_run_targets(measured=measured).items()}
 
 
 def latest_runs_of_every_target() -> list[int]:

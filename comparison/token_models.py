@@ -1,10 +1,13 @@
-"""Per-user API tokens: created and revoked in the admin, stored as a SHA-256 digest only, shown
-once when made. A request that carries one acts as its user, with that user's permissions."""
+"""Per-user API tokens: made in the admin (each user for themselves; a superuser for anyone),
+stored as a SHA-256 digest only, shown once when made. A token acts as its user, with that user's
+permissions, narrowed by its scopes and, when it names any, its targets; it expires, and once
+revoked it stays revoked."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -13,9 +16,27 @@ from django.utils import timezone
 #: What every token starts with, so a leaked one is recognisable (and a secret scanner can match it).
 TOKEN_PREFIX = "mcpc_"  # noqa: S105 - a public prefix, not a secret
 
+#: What a token may be used for; a write outside its scopes is refused whatever its user may do.
+SCOPE_RUN, SCOPE_UPLOAD, SCOPE_TARGETS = "run", "upload", "targets"
+SCOPES = [
+    (SCOPE_UPLOAD, "upload runs made elsewhere (a proxy's CI)"),
+    (SCOPE_RUN, "start and cancel runs"),
+    (SCOPE_TARGETS, "create and edit targets"),
+]
+DEFAULT_DAYS = 90
+MAX_DAYS = 366
+
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def default_expiry():
+    return timezone.now() + timedelta(days=DEFAULT_DAYS)
+
+
+def default_scopes() -> list[str]:
+    return [SCOPE_UPLOAD]
 
 
 class ApiToken(models.Model):
@@ -26,7 +47,15 @@ class ApiToken(models.Model):
     hint = models.CharField(max_length=16, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     last_used = models.DateTimeField(null=True, blank=True, editable=False)
-    revoked = models.DateTimeField(null=True, blank=True, help_text="Set to revoke: the token stops working.")
+    revoked = models.DateTimeField(null=True, blank=True, editable=False, help_text="When it was revoked.")
+    scopes = models.JSONField(default=default_scopes, help_text="What the token may do (its user's permissions too).")
+    expires = models.DateTimeField(default=default_expiry, help_text=f"At most {MAX_DAYS} days after it is made.")
+    targets = models.ManyToManyField(
+        "comparison.ProbeTarget",
+        blank=True,
+        related_name="+",
+        help_text="Only these targets (none chosen: every target its user may use).",
+    )
 
     class Meta:
         ordering = ["-created"]
@@ -36,19 +65,47 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…, {self.user})"
 
     @classmethod
-    def issue(cls, user, name: str) -> tuple[ApiToken, str]:
+    def issue(cls, user, name: str, *, scopes=None, expires=None, targets=()) -> tuple[ApiToken, str]:
         """A new token for `user`; the secret is returned once and never stored."""
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
-        token = cls.objects.create(user=user, name=name, digest=digest(secret), hint=secret[:12])
+        token = cls.objects.create(
+            user=user,
+            name=name,
+            digest=digest(secret),
+            hint=secret[:12],
+            scopes=list(scopes) if scopes is not None else default_scopes(),
+            expires=expires or default_expiry(),
+        )
+        if targets:
+            token.targets.set(targets)
         return token, secret
 
     @classmethod
-    def user_for(cls, secret: str):
-        """The active user a token stands for, or None (unknown, revoked, or the user inactive)."""
+    def live(cls, secret: str) -> ApiToken | None:
+        """The live token for a secret, or None (unknown, revoked, expired, or its user inactive)."""
         if not secret.startswith(TOKEN_PREFIX) or len(secret) > 200:
             return None
-        found = cls.objects.select_related("user").filter(digest=digest(secret), revoked__isnull=True).first()
+        now = timezone.now()
+        found = (
+            cls.objects.select_related("user")
+            .filter(digest=digest(secret), revoked__isnull=True, expires__gt=now)
+            .first()
+        )
         if found is None or not found.user.is_active:
             return None
-        cls.objects.filter(pk=found.pk).update(last_used=timezone.now())
-        return found.user
+        cls.objects.filter(pk=found.pk).update(last_used=now)
+        return found
+
+    @classmethod
+    def user_for(cls, secret: str):
+        """The active user a live token stands for, or None."""
+        found = cls.live(secret)
+        return None if found is None else found.user
+
+    def allows(self, scope: str) -> bool:
+        return isinstance(self.scopes, list) and scope in self.scopes
+
+    def reaches(self, target) -> bool:
+        """Whether the token may act on `target` (a token that names no target reaches every one)."""
+        chosen = {pk for pk in self.targets.values_list("pk", flat=True)}
+        return not chosen or target.pk in chosen

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.templatetags.static import static
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from common.http import HtmxHttpRequest, partial
 
@@ -37,7 +37,7 @@ def playground(request: HtmxHttpRequest) -> TemplateResponse:
     return TemplateResponse(request, template, context, status=400 if context["problem"] else 200)
 
 
-@require_GET
+@require_safe
 def host_protocol(request: HtmxHttpRequest) -> TemplateResponse:
     """Every host × every scenario beyond request → answer: uses it or not, what it does, what a
     proxy's loss changes for the model, and the source."""

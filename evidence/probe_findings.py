@@ -28,19 +28,30 @@ def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResu
     wanted = list(anchors)
     found = _anchor_filter(wanted)
     # The LIKEs find a superset (two properties of one definition share it), read a few more.
-    candidates = ProbeResult.objects.filter(found).select_related("run__target").order_by("-id")[: limit * 5]
+    candidates = (
+        ProbeResult.objects.filter(found)
+        .filter(ProbeRun.measured("run__"))
+        .select_related("run__target")
+        .order_by("-id")[: limit * 5]
+    )
     return [result for result in candidates if kinds.meet(set(wanted), set(result.anchors))][:limit]
 
 
 def latest_audit_run_id() -> int | None:
     """The newest run that scored failures (DPCTER), for the failure-gap rows to link to."""
-    return ProbeResult.objects.exclude(dpcter=[]).order_by("-id").values_list("run_id", flat=True).first()
+    return (
+        ProbeResult.objects.exclude(dpcter=[])
+        .filter(ProbeRun.measured("run__"))
+        .order_by("-id")
+        .values_list("run_id", flat=True)
+        .first()
+    )
 
 
 def latest_probe_verdicts() -> LatestVerdicts:
     """Per cell of the latest ended run of every target, its verdict and anchors. A verdict from a
     run that did not finish says so: `as expected (run interrupted)`."""
-    latest = latest_ended_runs()
+    latest = latest_ended_runs(measured=True)
     cells, targets = [], []
     for run_id, anchors, verdict in ProbeResult.objects.filter(run_id__in=list(latest)).values_list(
         "run_id", "anchors", "verdict"

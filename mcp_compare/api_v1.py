@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 from pydantic import Field, create_model
 
 from common import api_schemas as out
@@ -22,6 +23,7 @@ from common.path_ids import known_text
 from comparison import api as probe_api
 from comparison import api_schemas as probe_out
 from comparison import api_writes, lab_api
+from comparison.probes.upload_check import strict_json
 from registers import api as register_api
 from registers import api_schemas as register_out
 from registers.core.rowfilter import SINGLE_PARAMETERS
@@ -36,6 +38,21 @@ class PublishedOperationIds(NinjaAPI):
         operation_id = super().get_openapi_operation_id(operation)
         return operation_id.replace("mcp_compare_api_v1_", "comparison_api_v1_", 1)
 
+    def get_openapi_schema(self, *args, **kwargs):
+        """The upload's body is validated by the code that stores it (so a departure is a 400 that
+        names its place); its schema, published as the operation's, refers to these components."""
+        document = super().get_openapi_schema(*args, **kwargs)
+        document.setdefault("components", {}).setdefault("schemas", {}).update(api_writes.UPLOAD_DEFINITIONS)
+        return document
+
+
+class StrictJsonParser(Parser):
+    """Write bodies as JSON every database stores (no NaN, no lone surrogate, no NUL): a 400, never
+    a value the database refuses later."""
+
+    def parse_body(self, request):
+        return strict_json(request.body)
+
 
 api = PublishedOperationIds(
     title="mcp-compare",
@@ -48,6 +65,7 @@ api = PublishedOperationIds(
     urls_namespace="api",
     openapi_url="/openapi.json",
     docs_url="/docs/",
+    parser=StrictJsonParser(),
 )
 ERRORS = {404: out.Error}
 

@@ -16,7 +16,7 @@ from django.db import DatabaseError, connection
 from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from comparison.models import ProbeRun, WorkerHeartbeat
 from comparison.probes.launch import START_SECONDS
@@ -30,7 +30,7 @@ def stuck_after() -> timedelta | None:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request) -> JsonResponse:
     now = timezone.now()
     limit = stuck_after()

@@ -6,6 +6,7 @@ import logging
 
 from django.conf import settings
 from django.db import OperationalError
+from django.http import JsonResponse
 from django.shortcuts import render
 
 logger = logging.getLogger("mcp_compare.database")
@@ -72,6 +73,10 @@ class BodySizeLimitMiddleware:
         limit = settings.MAX_BODY_AUTHENTICATED if authenticated else settings.MAX_BODY_ANONYMOUS
         if size <= limit:
             return self.get_response(request)
+        if request.path.startswith("/api/"):
+            # The API answers in JSON, refusals included (as its documentation promises).
+            message = f"the body is {size} bytes, over the {limit} this caller may send"
+            return JsonResponse({"error": message, "status": 413}, status=413)
         htmx = request.headers.get("HX-Request") == "true"  # django-htmx sets request.htmx later
         template = "request_too_large.html#message" if htmx else "request_too_large.html"
         return render(
@@ -80,3 +85,23 @@ class BodySizeLimitMiddleware:
             {"size": size, "limit": limit, "authenticated": authenticated},
             status=413,
         )
+
+
+class HeadAsGetMiddleware:
+    """HEAD is answered as GET without its body, on every page and the API alike: monitors and link
+    checkers ask with HEAD, and django-ninja's operations (like require_GET views) would answer 405."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method != "HEAD":
+            return self.get_response(request)
+        request.method = "GET"
+        response = self.get_response(request)
+        request.method = "HEAD"
+        if not getattr(response, "streaming", False):
+            length = len(response.content)
+            response.content = b""
+            response["Content-Length"] = str(length)
+        return response

@@ -48,6 +48,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise, which answers HEAD for static files itself.
+    "mcp_compare.middleware.HeadAsGetMiddleware",
     # Pages, exports and JSON go out compressed to a client that asks; Django pads the body
     # against BREACH, and whitenoise serves static files precompressed before this runs.
     "django.middleware.gzip.GZipMiddleware",
@@ -159,6 +161,9 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 5000},
     }
 }
+
+# Messages live in the session (the database), not in a cookie: a signed cookie is readable.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
 AUTHENTICATION_BACKENDS = ["common.login_throttle.ThrottledModelBackend"]
 #: Failed log-ins that lock a user name, or an address, for LOGIN_LOCKOUT_SECONDS (the admin's too).

@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from common.http import api_json, page_or_404
 from common.pagecache import cached_page
@@ -74,7 +74,7 @@ def _rows(pks: list[int]) -> list[Row]:
     return [found[pk] for pk in pks if pk in found]
 
 
-@require_GET
+@require_safe
 @cached_page
 def rows(request):
     """`/api/v1/rows/?<the row list's filters>&page=N`: 100 rows a page, in the list's order."""
@@ -102,7 +102,7 @@ def rows(request):
     )
 
 
-@require_GET
+@require_safe
 @cached_page
 def row(request, row_id: str):
     found = selectors.rows_by_id(row_id)
@@ -129,7 +129,7 @@ def _evidence(item) -> dict[str, Any]:
     return {"claim": item.claim, "verdict": item.verdict, "sources": [s.as_dict() for s in item.sources]}
 
 
-@require_GET
+@require_safe
 @cached_page
 def registers(request):
     found = [
@@ -139,7 +139,7 @@ def registers(request):
     return api_json({"registers": found})
 
 
-@require_GET
+@require_safe
 @cached_page
 def register(request, slug: str):
     found = get_object_or_404(Register, slug=slug)
@@ -150,7 +150,7 @@ def register(request, slug: str):
     )
 
 
-@require_GET
+@require_safe
 @cached_page
 def disagreements(request):
     """`/api/v1/disagreements/?page=N`: 100 a page, with every verdict's row count."""
@@ -194,6 +194,6 @@ ENDPOINTS = {
 }
 
 
-@require_GET
+@require_safe
 def index(request):
     return api_json({"version": 1, "read_only": False, "endpoints": ENDPOINTS})

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import permission_required
 from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
@@ -30,25 +30,25 @@ def _rows(request: HtmxHttpRequest, template: str) -> TemplateResponse:
     return response
 
 
-@require_GET
+@require_safe
 @cached_page(users_share=True)
 def row_list(request: HtmxHttpRequest) -> TemplateResponse:
     return _rows(request, "registers/row_list.html")
 
 
-@require_GET
+@require_safe
 @cached_page(users_share=True)
 def matrix(request: HtmxHttpRequest) -> TemplateResponse:
     return _rows(request, "registers/matrix.html")
 
 
-@require_GET
+@require_safe
 @cached_page
 def register_list(request: HtmxHttpRequest) -> TemplateResponse:
     return TemplateResponse(request, "registers/register_list.html", {"registers": selectors.register_list()})
 
 
-@require_GET
+@require_safe
 @cached_page
 def register_detail(request: HtmxHttpRequest, slug: str) -> TemplateResponse:
     context = selectors.register_page(slug, request.GET.get("page"))
@@ -64,13 +64,13 @@ def verify_register(request: HtmxHttpRequest, slug: str):
     return redirect(register.get_absolute_url())
 
 
-@require_GET
+@require_safe
 @cached_page
 def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> TemplateResponse:
     return TemplateResponse(request, "registers/row_detail.html", selectors.row_page(slug, row_id))
 
 
-@require_GET
+@require_safe
 @cached_page
 def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
@@ -81,7 +81,7 @@ def disagreements(request: HtmxHttpRequest):
     return TemplateResponse(request, partial(request, "registers/disagreements.html", "results"), context)
 
 
-@require_GET
+@require_safe
 def row_by_id(request: HtmxHttpRequest, row_id: str):
     rows = selectors.rows_by_id(row_id)
     if not rows:
@@ -92,7 +92,7 @@ def row_by_id(request: HtmxHttpRequest, row_id: str):
     return TemplateResponse(request, "registers/row_choice.html", {"row_id": row_id, "rows": rows}, status=300)
 
 
-@require_GET
+@require_safe
 def export(request: HtmxHttpRequest, fmt: str) -> HttpResponseBase:
     """What the row list shows, in another format: the same query parameters as the page."""
     if fmt not in exporting.CONTENT_TYPES:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date, timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
 from comparison.models import ProbeRun, ProbeTarget
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
-from comparison.token_models import ApiToken, digest
+from comparison.token_models import SCOPES, ApiToken, digest
 
 pytestmark = pytest.mark.django_db
 #: No 500, and every answer inside the schema: its status, its content type, its body.
@@ -105,7 +106,7 @@ def _token(username: str, *perms: str) -> str:
     user = User.objects.create_user(username, password=f"pw-{username}-12345")
     for codename in perms:
         user.user_permissions.add(Permission.objects.get(codename=codename))
-    return ApiToken.issue(user, f"{username} CI")[1]
+    return ApiToken.issue(user, f"{username} CI", scopes=[code for code, _ in SCOPES])[1]
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -130,11 +131,14 @@ def test_a_token_is_stored_hashed_shown_once_and_stops_working_when_revoked(clie
 
 def test_the_admin_makes_a_token_and_shows_its_secret_once(admin_client):
     admin = User.objects.get(username="admin")
-    page = admin_client.post("/admin/comparison/apitoken/add/", {"user": admin.pk, "name": "myproxy CI"}, follow=True)
+    form = {"user": admin.pk, "name": "myproxy CI", "scopes": ["upload"], "expires_1": "00:00"}
+    form["expires_0"] = (date.today() + timedelta(days=30)).isoformat()
+    page = admin_client.post("/admin/comparison/apitoken/add/", form)
     html = page.content.decode()
-    secret = html.split("The token for admin: ")[1].split(" ")[0]
-    assert secret.startswith("mcpc_")
+    secret = re.search(r'<code id="token-secret">(mcpc_[^<]+)</code>', html).group(1)
     assert ApiToken.objects.get().digest == digest(secret)
+    assert "no-store" in page["Cache-Control"]
+    assert all(secret not in str(morsel) for morsel in page.cookies.values()), "never in a cookie"
     listing = admin_client.get("/admin/comparison/apitoken/").content.decode()
     assert secret not in listing
     assert secret[:12] in listing, "the hint tells tokens apart"
@@ -208,8 +212,9 @@ def test_a_run_made_elsewhere_with_probe_json_is_uploaded_and_shown(client):
         pass
     report = json.loads(out.getvalue())
     ProbeRun.objects.all().delete()
-    ProbeTarget.objects.create(name="myproxy", transport="http", url="http://127.0.0.1:3301/mcp")
+    myproxy = ProbeTarget.objects.create(name="myproxy", transport="http", url="http://127.0.0.1:3301/mcp")
     token = _token("ci", "run_probe")
+    myproxy.uploaders.add(User.objects.get(username="ci"))
     uploaded = client.post(
         "/api/v1/runs/upload/?target=myproxy", report, content_type="application/json", **_bearer(token)
     )
@@ -226,7 +231,8 @@ def test_a_run_made_elsewhere_with_probe_json_is_uploaded_and_shown(client):
         "/api/v1/runs/upload/?target=myproxy", broken, content_type="application/json", **_bearer(token)
     )
     assert refused.status_code == 400
-    assert refused.json()["error"] == "results[0].verdict: 'splendid' is not a verdict"
+    assert refused.json()["error"].startswith("results[0].verdict: Input should be 'as expected'")
+    assert refused.json()["error"].endswith('(got "splendid")')
     assert ProbeRun.objects.count() == 1, "a refused upload stores nothing"
     nowhere = client.post("/api/v1/runs/upload/?target=gone", report, content_type="application/json", **_bearer(token))
     assert nowhere.status_code == 404

@@ -9,6 +9,31 @@ SAME, DIFFERS, NOT_COMPARED = "same", "differs", "not compared"
 NOT_MEASURED_CHIP = "not measured"
 
 
+def failed_capture(observation: dict[str, Any]) -> str:
+    """Why a fresh run measured nothing, or "": the host neither asked the model anything nor
+    printed what its model gets (it did not start, crashed, or was not installed whole). Such a run
+    is "not measured", never a finding: compared, it would look the same as another that failed."""
+    raw = observation.get("raw")
+    if observation.get("not_measured") or not isinstance(raw, dict) or "capture" not in raw:
+        return ""
+    if raw.get("capture") or raw.get("model_requests"):
+        return ""
+    said = [line for line in str(raw.get("stderr") or raw.get("stdout") or "").splitlines() if line.strip()]
+    # Node prints its own version after an error: the line that names the error says more.
+    errors = [line for line in said if "error" in line.lower()]
+    timed_out = ", timed out" if observation.get("timed_out") else ""
+    last = f": {(errors or said)[-1].strip()[:300]}" if said else ""
+    return f"the host captured nothing (exit code {observation.get('exit_code')}{timed_out}){last}"
+
+
+def measured_or_not(observation: dict[str, Any]) -> dict[str, Any]:
+    """The observation, marked not measured (with why) when its capture failed."""
+    why = failed_capture(observation)
+    if not why:
+        return observation
+    return dict(observation, not_measured=why, cells=[{"feature": "call", "chip": NOT_MEASURED_CHIP, "detail": why}])
+
+
 def _chips(item: dict[str, Any]) -> dict[str, str]:
     return {cell["feature"]: cell["chip"] for cell in item.get("cells") or []}
 
@@ -45,8 +70,13 @@ def row(direct: dict[str, Any] | None, via: dict[str, Any]) -> dict[str, Any]:
 
 
 def summary(rows: list[dict[str, Any]], ran: int, reused: int, identity: str) -> dict[str, Any]:
-    """A finished real-hosts pass as a run records it and `probe --real-hosts` prints it."""
-    return {"status": "done", "ran": ran, "reused": reused, "identity": identity, "hosts": per_host(rows)}
+    """A finished real-hosts pass as a run records it and `probe --real-hosts` prints it: `ran`
+    counts the runs that measured something; `not_measured` the pairs that could not be compared
+    (a host not installed, a capture that failed), and `compared` those that could."""
+    compared = sum(1 for row in rows if row["verdict"] != NOT_COMPARED)
+    unmeasured = sum(1 for row in rows if (row.get("via") or {}).get("not_measured"))
+    return {"status": "done", "ran": max(0, ran - unmeasured), "reused": reused, "identity": identity,
+            "compared": compared, "not_measured": len(rows) - compared, "hosts": per_host(rows)}  # fmt: skip
 
 
 def affected_hosts(pairs: list[tuple[str, dict[str, Any]]]) -> dict[str, int]:

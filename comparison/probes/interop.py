@@ -101,14 +101,16 @@ def run_score(cells: list[dict[str, Any]], *, failed: str, invalid: str) -> RunS
     interop is unscored (no upstream to compare with, or scored before scores existed), except a
     failed one in a run that has a reference: the proxy gave every host nothing."""
     score = RunScore(hosts={host: Score() for host in HOSTS})
-    has_reference = any(cell.get("interop") for cell in cells)
+    has_reference = any(isinstance(cell.get("interop"), dict) and cell["interop"] for cell in cells)
     for cell in cells:
         where = (cell["scenario"], cell["revision"])
         if cell["verdict"] != failed:
             score.valid.scored += 1
             score.valid.same += cell["verdict"] != invalid
-        # Stored data may name a host this version does not know: it counts nowhere.
-        interop = {host: same for host, same in (cell.get("interop") or {}).items() if host in score.hosts}
+        # Stored data may name a host this version does not know, or be of another shape (a result
+        # stored before uploads were checked): it counts nowhere.
+        stored = cell.get("interop") if isinstance(cell.get("interop"), dict) else {}
+        interop = {host: same for host, same in stored.items() if host in score.hosts}
         if cell["verdict"] == failed and has_reference:
             interop = dict.fromkeys(HOSTS, False)
         if not interop:

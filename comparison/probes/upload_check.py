@@ -1,37 +1,13 @@
-"""A run made elsewhere (the JSON `manage.py probe --json` prints), checked before it is stored:
-every result has the fields a stored result needs, of the right types, with a known revision and
-verdict, within bounds. Pure, no Django: a problem is a message naming the result and the field.
-"""
+"""A run made elsewhere (the JSON `manage.py probe --json` prints), checked before it is stored
+against the schema the API publishes for it (probes.result_shape), all the way down. Pure, no
+Django: a problem is a message naming the result and the field."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from registers.core.vocabulary import PROBE_VERDICTS, REVISIONS
-
-MAX_RESULTS = 5000
-#: field → the types it may have (None allowed where listed).
-FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    "scenario": (str,),
-    "anchors": (list,),
-    "seen": (list,),
-    "method": (str,),
-    "requested_revision": (str,),
-    "negotiated_revision": (str,),
-    "verdict": (str,),
-    "failure": (str,),
-    "response": (dict, list, str, int, float, bool, type(None)),
-    "findings": (list,),
-    "diff": (list,),
-    "diff_against": (str,),
-    "host_views": (list,),
-    "dpcter": (list,),
-    "interop": (dict, type(None)),
-    "exchanges": (list,),
-    "duration_ms": (int, float),
-}
-OPTIONAL = {"family": (str,), "tries": (list,)}
-MAX_TEXT = {"scenario": 100, "method": 100, "negotiated_revision": 20, "diff_against": 100, "family": 40}
+from .result_shape import MAX_RESULTS, ShapeError, checked
 
 
 class UploadError(ValueError):
@@ -47,34 +23,58 @@ def checked_results(report: Any) -> list[dict[str, Any]]:
         raise UploadError("`results`: expected a non-empty list of results")
     if len(results) > MAX_RESULTS:
         raise UploadError(f"`results`: {len(results)} results, over the {MAX_RESULTS} a run may hold")
-    checked = []
+    if "target" in report and not isinstance(report["target"], str):
+        raise UploadError("`target`: expected a string")
+    found = []
     for index, result in enumerate(results):
         # Conformance rows (`conformance.<scenario>`) are the suite's, not cells: kept out.
         if isinstance(result, dict) and str(result.get("scenario", "")).startswith("conformance."):
             continue
-        checked.append(_result(index, result))
-    if not checked:
+        try:
+            found.append(checked(index, result))
+        except ShapeError as error:
+            raise UploadError(str(error)) from None
+    if not found:
         raise UploadError("`results`: no probe cell among them (only conformance rows)")
-    return checked
+    return found
 
 
-def _result(index: int, result: Any) -> dict[str, Any]:
-    where = f"results[{index}]"
-    if not isinstance(result, dict):
-        raise UploadError(f"{where}: expected an object")
-    for name, types in FIELD_TYPES.items():
-        if name not in result:
-            raise UploadError(f"{where}.{name}: missing")
-        if not isinstance(result[name], types) or (isinstance(result[name], bool) and bool not in types):
-            raise UploadError(f"{where}.{name}: expected {' or '.join(t.__name__ for t in types)}")
-    for name, types in OPTIONAL.items():
-        if name in result and not isinstance(result[name], types):
-            raise UploadError(f"{where}.{name}: expected {types[0].__name__}")
-    for name, limit in MAX_TEXT.items():
-        if len(result.get(name, "")) > limit:
-            raise UploadError(f"{where}.{name}: longer than {limit} characters")
-    if result["requested_revision"] not in REVISIONS:
-        raise UploadError(f"{where}.requested_revision: {result['requested_revision']!r} is not a revision")
-    if result["verdict"] not in PROBE_VERDICTS:
-        raise UploadError(f"{where}.verdict: {result['verdict']!r} is not a verdict")
-    return {name: result[name] for name in (*FIELD_TYPES, *(n for n in OPTIONAL if n in result))}
+def strict_json(raw: bytes) -> Any:
+    """A request body as JSON that every database stores: no NaN or Infinity, no lone surrogate,
+    no NUL character; UploadError says where otherwise."""
+
+    def constant(name: str) -> Any:
+        raise UploadError(f"the body holds {name}, which is not JSON")
+
+    try:
+        text = raw.decode("utf-8")
+        value = json.loads(text, parse_constant=constant)
+    except UnicodeDecodeError as error:
+        raise UploadError(f"the body is not UTF-8 (byte {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise UploadError(f"the body is not JSON: {error.msg} (line {error.lineno}, column {error.colno})") from None
+    _storable(value, "body")
+    return value
+
+
+def _storable(value: Any, path: str, depth: int = 0) -> None:
+    if depth > 64:
+        raise UploadError(f"{path}: nested deeper than 64 levels")
+    if isinstance(value, str):
+        _text(value, path)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _storable(item, f"{path}[{index}]", depth + 1)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _text(key, f"{path} key {key[:40]!r}")
+            _storable(item, f"{path}.{key[:40]}", depth + 1)
+
+
+def _text(text: str, path: str) -> None:
+    if "\x00" in text:
+        raise UploadError(f"{path}: holds a NUL character, which no database stores")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UploadError(f"{path}: holds a lone surrogate (\\ud800–\\udfff), which is not text") from None

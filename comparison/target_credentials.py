@@ -1,0 +1,51 @@
+"""A target's stored credentials go only where they were entered for: when a target's URL (or its
+upstream's) moves to another origin, its headers must be entered again, or sent empty to drop
+them. Otherwise whoever may edit a target could point it at their own server and receive the
+credential with the next run."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+#: (the URL field, the headers that go with it)
+PAIRS = (("url", "headers"), ("upstream", "upstream_headers"))
+
+
+class CredentialsLeftBehind(ValueError):
+    """A URL moved to another origin with its stored headers not entered again."""
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the scheme's default port filled in; ("", "", None) when not a URL."""
+    try:
+        parts = urlsplit(url or "")
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return ("", url or "", None)
+    return (parts.scheme.lower(), (parts.hostname or "").lower(), port)
+
+
+def moved(before: dict[str, object], after: dict[str, object], entered: dict[str, object]) -> list[str]:
+    """The URL fields whose origin changed while their stored headers were not entered again."""
+    found = []
+    for url, headers in PAIRS:
+        kept = before.get(headers) or {}
+        if not kept or origin(str(before.get(url) or "")) == origin(str(after.get(url) or "")):
+            continue
+        fresh = entered.get(headers)
+        if not isinstance(fresh, dict) or (fresh and not all(fresh.values())):
+            found.append(url)
+    return found
+
+
+def keep_credentials_on_origin(before, after, entered: dict[str, object]) -> None:
+    """CredentialsLeftBehind when `after` (a ProbeTarget being saved) moves a URL away from the
+    origin its stored headers were entered for, and `entered` does not give them again."""
+    fields = ("url", "upstream", "headers", "upstream_headers")
+    problems = moved({f: getattr(before, f) for f in fields}, {f: getattr(after, f) for f in fields}, entered)
+    if problems:
+        names = " and ".join(problems)
+        raise CredentialsLeftBehind(
+            f"{names}: moved to another origin; its stored headers are not sent there. Enter them again "
+            "(or send empty headers to drop them)."
+        )
