@@ -203,7 +203,8 @@ def test_the_lab_form_needs_login_permission_and_csrf(runner_user):
     assert done["Location"].startswith("/hosts/lab/")
     # The test settings run tasks at once: the batch is complete (runs, or "not measured" where a
     # host is not installed) and the page stops polling.
-    batch = Client().get(done["Location"]).content.decode()
+    assert Client().get(done["Location"]).status_code == 403, "a user's own lab run is not a visitor's"
+    batch = allowed.get(done["Location"]).content.decode()
     assert "7 of 7 hosts done" in batch
     assert "every 3s" not in batch
     assert HostObservation.objects.filter(server="user").count() == 7
@@ -230,7 +231,9 @@ def test_conformance_outcomes_show_beside_the_lab_and_never_as_a_pass_without_ch
     assert client.get("/api/v1/hosts/codex/").json()["conformance"][0]["outcome"] in ("pass", "not measured")
 
 
-def test_the_batch_page_stops_polling_after_ten_minutes(client, db):
+def test_the_batch_page_stops_polling_after_ten_minutes(runner_user):
+    client = Client()
+    client.force_login(runner_user)
     assert "every 3s" in client.get("/hosts/lab/abc/").content.decode()
     stopped = client.get("/hosts/lab/abc/?poll=200").content.decode()
     assert "every 3s" not in stopped
