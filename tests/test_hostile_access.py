@@ -6,20 +6,23 @@ writes is `MATRIX` below: caller × surface → answer."""
 
 from __future__ import annotations
 
-import threading
+import os
+import subprocess
+import sys
+import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import AnonymousUser, Permission, User
-from django.core.exceptions import PermissionDenied
-from django.test import Client, RequestFactory
+from django.contrib.auth.models import Permission, User
+from django.test import Client
 from django.utils import timezone
 
-from common.login_throttle import ThrottledModelBackend
 from comparison.lab_models import HostObservation
 from comparison.models import ProbeRun, ProbeTarget
 from comparison.probing import ensure_builtin_target
 from comparison.token_models import SCOPES, ApiToken
+from tests.processes import PROJECT, manage
 from tests.upload_reports import probe_report
 
 pytestmark = pytest.mark.django_db
@@ -273,37 +276,70 @@ def test_own_server_lab_runs_are_hidden_from_visitors(world):
 # --- 4. the log-in throttle under concurrent guesses ---------------------------------------------
 
 
-def _concurrent_guesses(pairs: list[tuple[str, str]]) -> int:
-    """Every (name, address) guessed at once with a wrong password; how many were checked."""
-    checked, barrier, lock = [], threading.Barrier(len(pairs)), threading.Lock()
+GUESSER = """
+import sys, time, django
+django.setup()
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.test import RequestFactory
+checked, original = 0, User.check_password
+def counted(user, raw):  # the password check itself, as it is, counted
+    global checked
+    checked += 1
+    return original(user, raw)
+User.check_password = counted
+start = float(sys.argv[1])
+while time.time() < start:
+    time.sleep(0.005)
+for pair in sys.argv[2:]:
+    name, address = pair.split("@")
+    authenticate(RequestFactory().post("/accounts/login/", REMOTE_ADDR=address), username=name, password="wrong")
+print(checked)
+"""
 
-    def guess(name: str, address: str) -> None:
-        request = RequestFactory().post("/accounts/login/", REMOTE_ADDR=address)
-        request.user = AnonymousUser()
-        barrier.wait(timeout=30)
+
+def _concurrent_guesses(pairs: list[tuple[str, str]], database: str, cache: Path, per_user: int, per_address: int):
+    """Every (name, address) guessed with a wrong password at once, as web workers would: ten
+    processes sharing the database and the page cache's folder, each starting at the same moment;
+    how many guesses had their password checked."""
+    env = {**os.environ, "DATABASE_URL": database, "DJANGO_SETTINGS_MODULE": "mcp_compare.settings",
+           "MCP_COMPARE_CACHE_DIR": str(cache), "MCP_COMPARE_LOGIN_FAILURES_PER_USER": str(per_user),
+           "MCP_COMPARE_LOGIN_FAILURES_PER_ADDRESS": str(per_address), "MCP_COMPARE_SECRET_KEY": "k" * 50}  # fmt: skip
+    names = sorted({name for name, _ in pairs})
+    make = "from django.contrib.auth.models import User; from django.contrib.auth.hashers import make_password; "
+    make += f"p = make_password('right'); User.objects.bulk_create([User(username=n, password=p) for n in {names!r}])"
+    manage("shell", "-c", make, env=env)
+    start = time.time() + 8  # every process has imported Django by then
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", GUESSER, str(start), *(f"{name}@{address}" for name, address in pairs[i::10])],
+            cwd=PROJECT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(10)
+    ]
+    counted = []
+    for process in processes:
         try:
-            ThrottledModelBackend().authenticate(request, username=name, password="wrong")
-        except PermissionDenied:
-            return
-        with lock:
-            checked.append(name)
-
-    threads = [threading.Thread(target=guess, args=pair) for pair in pairs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return len(checked)
+            out, err = process.communicate(timeout=120)
+        finally:
+            process.kill()
+        assert process.returncode == 0, err[-2000:]
+        counted.append(int(out.split()[-1]))
+    return sum(counted)
 
 
-def test_thirty_guesses_at_once_for_one_name_check_no_more_than_the_limit(settings):
-    settings.LOGIN_FAILURES_PER_USER, settings.LOGIN_FAILURES_PER_ADDRESS = 5, 1000
-    assert _concurrent_guesses([("alice", f"198.51.100.{i}") for i in range(30)]) == 5
+def test_thirty_guesses_at_once_for_one_name_check_no_more_than_the_limit(lane_database, tmp_path):
+    guesses = [("alice", f"198.51.100.{i}") for i in range(30)]
+    assert _concurrent_guesses(guesses, lane_database, tmp_path / "cache", per_user=5, per_address=1000) == 5
 
 
-def test_a_hundred_names_at_once_from_one_address_check_no_more_than_the_limit(settings):
-    settings.LOGIN_FAILURES_PER_USER, settings.LOGIN_FAILURES_PER_ADDRESS = 5, 20
-    assert _concurrent_guesses([(f"name{i}", "203.0.113.5") for i in range(100)]) == 20
+def test_a_hundred_names_at_once_from_one_address_check_no_more_than_the_limit(lane_database, tmp_path):
+    guesses = [(f"name{i}", "203.0.113.5") for i in range(100)]
+    assert _concurrent_guesses(guesses, lane_database, tmp_path / "cache", per_user=5, per_address=20) == 20
 
 
 # --- 8. HEAD ---------------------------------------------------------------------------------------

@@ -45,10 +45,18 @@ def _chips() -> Counter:
 
 
 @pytest.fixture
-def nothing_installed(monkeypatch):
-    """A fresh start: the start command installs no host."""
-    monkeypatch.setattr(lab, "binary_path", lambda adapter, modules=None: None)
+def nothing_installed(monkeypatch, tmp_path):
+    """A fresh start: the start command installs no host. Node.js is there where the machine has it,
+    so Cloudflare codemode's driver runs without its package and fails (ERR_MODULE_NOT_FOUND), as
+    it did on the fresh start that was reported."""
+    node = shutil.which("node")
+    monkeypatch.setattr(
+        lab, "binary_path", lambda adapter, modules=None: Path(node) if adapter.binary == "node" and node else None
+    )
+    shutil.copy(codemode_adapter.DRIVER, tmp_path / codemode_adapter.DRIVER.name)
+    monkeypatch.setattr(codemode_adapter, "NODE_DIR", tmp_path)
     monkeypatch.setattr(real_lane, "available", lambda: False)
+    return node
 
 
 def test_a_run_with_the_real_hosts_where_none_is_installed_reports_nothing_as_measured(shipped, nothing_installed):
@@ -63,6 +71,10 @@ def test_a_run_with_the_real_hosts_where_none_is_installed_reports_nothing_as_me
     assert (summary["ran"], summary["compared"]) == (0, 0)
     assert summary["not_measured"] == len(runnable) * len(SCENARIOS)
     assert all(host["same"] == host["differs"] == 0 for host in summary["hosts"].values())
+    if nothing_installed:  # codemode ran, and its capture failed
+        via = HostObservation.objects.filter(server="target", host="codemode").values_list("not_measured", flat=True)
+        assert via
+        assert all("ERR_MODULE_NOT_FOUND" in why for why in via), list(via)
     page = Client().get(run.get_absolute_url()).content.decode()
     assert f"{summary['not_measured']} host × scenario pairs not measured" in page
     captured = [line for line in run_host_interop(run)["lines"] if line["source"] == "captures"]
