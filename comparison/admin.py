@@ -62,7 +62,8 @@ class ProbeTargetAdmin(admin.ModelAdmin):
                     kind = "variable" if field == "env" else "header"
                     form.base_fields[field].help_text = (
                         f"Stored {kind} names: {', '.join(names) or 'none'}. Values are not shown; leave them "
-                        "blank to keep them, or enter the full set again to change them."
+                        "blank to keep them, or enter the full set again to change them (a URL moved to another "
+                        "origin needs its headers entered again)."
                     )
         return form
 

@@ -65,6 +65,8 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "real_hosts": run.real_hosts or None,
         "server_identity": run.server_identity,
         "uploaded": run.uploaded,
+        # An uploaded run is evidence for the register rows only once a person accepted it.
+        "accepted": run.accepted_at.isoformat() if run.accepted_at else None,
         "page": run.get_absolute_url(),
     }
 

@@ -74,6 +74,8 @@ def test_an_uploaded_run_counts_as_a_measurement_only_once_accepted(bearer, prox
     assert {cell.target for cell in latest_probe_cells()} == {ensure_builtin_target().name}
     # The target's own pages show it: it is the uploader's run of their target.
     assert f"/probes/runs/{uploaded.pk}/" in Client().get(proxy.get_absolute_url()).content.decode()
+    assert "not yet accepted" in Client().get(uploaded.get_absolute_url()).content.decode()
+    assert Client().get(f"/api/v1/runs/{uploaded.pk}/").json()["accepted"] is None
     reviewer = User.objects.create_user("reviewer", password="pw-reviewer-0123", is_staff=True)
     for codename in ("view_proberun", "change_proberun"):
         reviewer.user_permissions.add(Permission.objects.get(codename=codename))
@@ -87,6 +89,7 @@ def test_an_uploaded_run_counts_as_a_measurement_only_once_accepted(bearer, prox
     admin.post("/admin/comparison/proberun/", action)
     uploaded.refresh_from_db()
     assert uploaded.accepted_by == reviewer
+    assert Client().get(f"/api/v1/runs/{uploaded.pk}/").json()["accepted"].startswith("20")
     assert "myproxy" in latest_probe_verdicts().targets
     assert "myproxy" in {cell.target for cell in latest_probe_cells()}
 
