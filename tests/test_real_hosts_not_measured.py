@@ -81,6 +81,8 @@ def test_a_run_with_the_real_hosts_where_none_is_installed_reports_nothing_as_me
     assert captured
     assert all(line["percent"] is None for line in captured), "no host is 100 % of nothing"
     assert '<span class="chip chip-not-measured">not measured</span>' in page
+    models = {line["host"] for line in run_host_interop(run)["lines"] if line["source"] == "model"}
+    assert {"opencode v1", "Cloudflare"} <= models, "a host that did not run leaves its model in place"
     target_page = Client().get(run.target.get_absolute_url()).content.decode()
     assert "No host saw anything different" not in target_page
     assert "No host was measured" in target_page

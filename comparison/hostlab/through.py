@@ -130,7 +130,8 @@ def host_interop(captured: dict[str, dict[str, Any]], modelled: dict[str, dict[s
         lines.append({"host": item["label"], "version": item["version"], "source": "captures", "same": item[SAME],
                       "scored": scored, "percent": round(100 * item[SAME] / scored, 1) if scored else None,
                       "replaces": MODEL_HOST.get(host, ""), "differing": item["differing"]})  # fmt: skip
-    replaced = {line["replaces"] for line in lines}
+    # A real host that measured nothing replaces no model: its hand model still says what it can.
+    replaced = {line["replaces"] for line in lines if line["scored"]}
     for line in lines:
         line["replaces_label"] = names.get(line["replaces"], line["replaces"])
     for host, score in modelled.items():
