@@ -42,7 +42,12 @@ class ProbeTargetAdmin(admin.ModelAdmin):
     form = ProbeTargetForm
     filter_horizontal = ("uploaders",)
     list_display = ("name", "transport", "shown_url", "suite", "shown_upstream", "builtin", "enabled")
-    readonly_fields = ("builtin",)
+
+    def get_readonly_fields(self, request, obj=None):
+        # What the worker runs is set only with its own permission (a superuser has it).
+        if request.user.has_perm("comparison.set_target_command"):
+            return ("builtin",)
+        return ("builtin", "command", "launch", "env")
 
     @admin.display(description="URL")
     def shown_url(self, obj: ProbeTarget) -> str:

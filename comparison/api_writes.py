@@ -69,6 +69,15 @@ def _user(request, permission: str | None, scope: str, target: ProbeTarget | Non
     return user
 
 
+def _may_set_command(user, fields: dict) -> None:
+    """A command is what the worker runs: setting one is a permission of its own, so that whoever
+    may only edit targets cannot make the worker run what they like."""
+    if fields.get("command") and not user.has_perm("comparison.set_target_command"):
+        raise PermissionDenied(
+            f"{user} lacks the permission 'comparison.set_target_command' (a command runs on the worker)"
+        )
+
+
 def _may_upload(user, target: ProbeTarget) -> None:
     if target.builtin:
         raise PermissionDenied(
@@ -91,7 +100,8 @@ def register(api: NinjaAPI) -> None:
     @api.post("/targets/", auth=WRITE_AUTH, response={201: out.TargetOut, **REFUSALS}, tags=["writes"])
     def create_target(request, body: out.TargetIn):
         """A new probe target (needs `comparison.add_probetarget`, as in the admin)."""
-        _user(request, "comparison.add_probetarget", SCOPE_TARGETS)
+        user = _user(request, "comparison.add_probetarget", SCOPE_TARGETS)
+        _may_set_command(user, body.dict())
         target = ProbeTarget(**body.dict())
         try:
             target.full_clean()
@@ -104,7 +114,8 @@ def register(api: NinjaAPI) -> None:
     def edit_target(request, pk: int, body: out.TargetPatch):
         """Change a target's fields (needs `comparison.change_probetarget`); the built-in one is fixed."""
         target = get_object_or_404(ProbeTarget, pk=pk)
-        _user(request, "comparison.change_probetarget", SCOPE_TARGETS, target)
+        user = _user(request, "comparison.change_probetarget", SCOPE_TARGETS, target)
+        _may_set_command(user, body.dict(exclude_unset=True))
         if target.builtin:
             return _refusal("the built-in target cannot be edited")
         before = ProbeTarget.objects.get(pk=target.pk)

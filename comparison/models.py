@@ -82,6 +82,7 @@ class ProbeTarget(models.Model):
 
     class Meta:
         ordering = ["-builtin", "name"]
+        permissions = [("set_target_command", "Can set a target's command, launch and environment (run by the worker)")]
 
     def __str__(self) -> str:
         return self.name

@@ -128,6 +128,7 @@ def world(db):
         "nobody": _user("nobody"),
         "staff-one-permission": _user("staffer", "add_apitoken", staff=True),
         "root": _user("root", superuser=True),
+        "target-editor": _user("editor", "add_probetarget", "change_probetarget"),
     }
     return {"builtin": builtin, "myproxy": proxy, "other": other, "people": people}
 
@@ -163,6 +164,9 @@ MATRIX = {
     ("runner", "create a stdio target"): 403,
     ("root:run", "create a stdio target"): 403,
     ("root", "create a stdio target"): 201,
+    ("target-editor", "create a stdio target"): 403,
+    ("target-editor", "create an HTTP target"): 201,
+    ("target-editor", "give myproxy a command"): 403,
 }
 
 
@@ -175,6 +179,12 @@ def _surface(surface: str, world, client: Client, headers: dict, report: dict):
     if surface == "start a run of myproxy":
         body = {"target": world["myproxy"].pk, "revisions": ["2025-06-18"], "scenarios": ["text"]}
         return client.post("/api/v1/runs/", body, content_type="application/json", **headers)
+    if surface == "give myproxy a command":
+        path = f"/api/v1/targets/{world['myproxy'].pk}/"
+        return client.patch(path, {"command": ["sh", "-c", "id"]}, content_type="application/json", **headers)
+    if surface == "create an HTTP target":
+        body = {"name": "http-made", "transport": "http", "url": "http://127.0.0.1:3999/mcp"}
+        return client.post("/api/v1/targets/", body, content_type="application/json", **headers)
     body = {"name": f"stdio-{len(headers)}", "transport": "stdio", "command": ["true"]}
     return client.post("/api/v1/targets/", body, content_type="application/json", **headers)
 
@@ -233,6 +243,19 @@ def test_moving_a_targets_url_to_another_origin_needs_its_headers_again(world):
     assert dropped.status_code == 200
     proxy.refresh_from_db()
     assert proxy.headers == {}
+
+
+def test_an_admin_who_may_edit_targets_but_not_commands_sees_them_read_only(world):
+    editor = _user("editor2", "add_probetarget", "change_probetarget", "view_probetarget", staff=True)
+    client = _logged_in(editor)
+    form = client.get("/admin/comparison/probetarget/add/").content.decode()
+    assert 'name="command"' not in form
+    assert 'name="launch"' not in form
+    assert 'name="env"' not in form
+    assert (
+        'name="command"'
+        in _logged_in(world["people"]["root"]).get("/admin/comparison/probetarget/add/").content.decode()
+    )
 
 
 def test_the_admin_form_refuses_a_moved_url_with_its_headers_left_blank(world):

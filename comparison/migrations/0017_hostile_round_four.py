@@ -33,6 +33,15 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AlterModelOptions(
+            name="probetarget",
+            options={
+                "ordering": ["-builtin", "name"],
+                "permissions": [
+                    ("set_target_command", "Can set a target's command, launch and environment (run by the worker)")
+                ],
+            },
+        ),
+        migrations.AlterModelOptions(
             name="proberun",
             options={
                 "ordering": ["-created"],
