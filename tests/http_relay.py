@@ -5,7 +5,9 @@ one thing on purpose (or nothing), as real HTTP proxies were seen to. Standard l
     python tests/http_relay.py --port 3311 --lose move-to-get
 
 Changes: none; move-to-get (the notifications of a call's own response stream go out on the
-session's GET stream instead, so a client that opens none gets none of them); own-session (before
+session's GET stream instead, so a client that opens none gets none of them); requests-on-get (the
+server's requests during a call, sampling, elicitation and roots, go out on the GET stream instead,
+as some proxies route them; a conformant client answers them there); own-session (before
 it passes a client's `initialize` on, the relay opens a session of its own upstream: its own
 clientInfo, `notifications/initialized`, a GET stream).
 """
@@ -26,7 +28,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-CHANGES = ("none", "move-to-get", "own-session")
+CHANGES = ("none", "move-to-get", "requests-on-get", "own-session")
 PROJECT = Path(__file__).resolve().parents[1]
 #: Request headers passed on to the upstream (and the answer's headers passed back).
 PASSED = ("content-type", "accept", "authorization", "last-event-id")
@@ -207,6 +209,9 @@ class Handler(BaseHTTPRequestHandler):
                 if relay.change == "move-to-get" and session and self._is_notification(data):
                     relay.moved_for(session).put(data)
                     continue
+                if relay.change == "requests-on-get" and session and self._is_request(data):
+                    relay.moved_for(session).put(data)
+                    continue
                 self._event(data)
             self._end_chunks()
         except OSError:
@@ -240,6 +245,14 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             return False
         return isinstance(message, dict) and "method" in message and "id" not in message
+
+    @staticmethod
+    def _is_request(data: bytes) -> bool:
+        try:
+            message = json.loads(data)
+        except ValueError:
+            return False
+        return isinstance(message, dict) and "method" in message and "id" in message
 
     def do_GET(self) -> None:
         relay = self.relay

@@ -349,3 +349,22 @@ def test_a_proxy_that_filters_log_levels_itself_loses_only_the_set_level():
     assert (V.LOST, "notifications/message") in [
         (f.verdict, f.message) for f in logging.assess(scenario, played, "2025-11-25")
     ]
+
+
+ASKS = ["ask-sampling", "ask-elicit-form", "ask-elicit-url", "ask-roots"]
+
+
+def test_server_requests_routed_to_the_get_stream_are_answered_there_as_a_conformant_client_does():
+    """A proxy that sends the upstream's requests out on the session's GET stream: the probe's
+    client answers them there (as the official SDK client does), so the upstream gets its answer
+    and nothing is blamed on the proxy as lost (#48: 15 cells were "lost by proxy")."""
+    found = cells(through_http_relay("requests-on-get", ASKS))
+    judged = 0
+    for key in ASKS:
+        for revision in exists(key, "http"):
+            outcome = found[(key, revision)]
+            assert outcome.verdict == V.AS_EXPECTED, (key, revision, outcome.findings, outcome.failure)
+            replies = [m for e in outcome.exchanges for m in e["sequence"] if m["channel"] == "reply"]
+            assert replies, (key, revision, "answered on the side connection")
+            judged += 1
+    assert judged >= 8

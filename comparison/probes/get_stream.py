@@ -52,6 +52,9 @@ class GetStream:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._mark = 0
+        #: Set by the call in progress: answers a server request that arrives on this stream, as a
+        #: conformant client does on whichever stream a request comes (a proxy may route it here).
+        self.responder: Callable[[dict[str, Any]], None] | None = None
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def start(self, wait: float | None = None) -> None:
@@ -147,5 +150,20 @@ class GetStream:
                 if len(self.messages) >= self.limits.max_events:
                     self.ended = f"more than {self.limits.max_events} events"
                     return b""
-                self.messages.append(self.redactor.data(message))
+                kept = self.redactor.data(message)
+                self.messages.append(kept)
+            responder = self.responder
+            if responder is not None and is_request(kept):
+                responder(kept)
         return buffer
+
+
+def is_request(message: Any) -> bool:
+    """A server→client request: a method and an id, no result or error."""
+    return (
+        isinstance(message, dict)
+        and "method" in message
+        and "id" in message
+        and "result" not in message
+        and "error" not in message
+    )

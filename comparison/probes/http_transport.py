@@ -136,8 +136,11 @@ class HttpTransport:
         deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
         body = json.dumps(message).encode()
         limit = self.limits.max_events
+        answered_on_get: list[dict[str, Any]] = []
         if self.stream is not None:
             self.stream.mark()
+            if call.answer is not None:
+                self.stream.responder = lambda request: self._answer_on_get(request, call, record, answered_on_get)
         timers = [threading.Timer(delay, self._later, (later, record, headers)) for delay, later, headers in call.later]
         record.saw("sent", "request", message, limit)
         try:
@@ -187,13 +190,16 @@ class HttpTransport:
             for timer in timers:
                 timer.cancel()
             self.connection.release()
+            if self.stream is not None:
+                self.stream.responder = None
         if record.response is not None:
             record.saw("received", "request", record.response, limit)
         if self.stream is not None:
             arrived = record.notifications
             done = (lambda got: call.settled(record.response, arrived + got)) if call.until else None
             for item in self.stream.since_mark(call.settle, done):
-                record.saw("received", "get", item, limit)
+                if not any(item is answered for answered in answered_on_get):  # recorded when answered
+                    record.saw("received", "get", item, limit)
         record.duration_ms = (time.monotonic() - started) * 1000
         if (
             not record.failure
@@ -239,6 +245,19 @@ class HttpTransport:
         if request_id is not None and value.get("id") != request_id and "error" not in value:
             raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
         record.response = value
+
+    def _answer_on_get(
+        self, request: dict[str, Any], call: Call, record: Exchange, answered: list[dict[str, Any]]
+    ) -> None:
+        """A server request that came on the GET stream during the call, answered on the side
+        connection as one on the call's own stream is: a conformant client keeps both streams."""
+        answered.append(request)
+        record.saw("received", "get", request, self.limits.max_events)
+        try:
+            reply = call.answer(request)
+        except Exception:  # a request of an odd shape: left unanswered, as recorded, never a failed stream
+            return
+        record.sent_beside("reply", reply, self.send(reply), self.limits.max_events)
 
     def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
         record.sent_beside("later", message, self.send(message, headers), self.limits.max_events)
