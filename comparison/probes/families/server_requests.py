@@ -13,7 +13,7 @@ from registers.core.vocabulary import Revision
 
 from ..exchange import Call
 from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, error_of, no_report, received, report, report_of, tool_call
+from .playing import add, error_of, moved_to_get_stream, no_report, received, report, report_of, tool_call
 
 NAME = "server-requests"
 TOOL = "ask"
@@ -176,7 +176,9 @@ def _assess_request(kind: str, method: str, answer: dict[str, Any], played: Play
         )
     elif got["result"] != answer:
         findings.append(Finding(V.CHANGED, f"{method} answer", "the upstream got another answer than the client gave"))
-    return findings
+    # Sent on the session's GET stream instead of the call's own: answered there all the same (a
+    # conformant client keeps both), lost only to a host that opens no GET stream.
+    return findings + moved_to_get_stream(played, method)
 
 
 def _assess_mrtr(kind: str, played: Played, revision: str) -> list[Finding]:
