@@ -72,6 +72,18 @@ def loaded(db):
 
 
 @pytest.fixture(autouse=True)
+def plain_static_names(settings):
+    """Pages name static files by their plain names, as the live server serves them (from the
+    apps' folders), even in a clone where scripts/start.sh collected hashed copies: a clone that
+    was started, then tested, saw every browser test's page unstyled. A test of the hashed names
+    sets its own storage."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
 def page_cache(settings):
     """Each test gets an empty in-memory page cache (the cache is on, as in production)."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
