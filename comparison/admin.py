@@ -9,7 +9,7 @@ from . import tasks, token_admin  # noqa: F401 - registers the token admin
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes.scenarios import SUITES, suite
 from .probes.secrets import display_command, display_url
-from .target_credentials import CredentialsLeftBehind, keep_credentials_on_origin
+from .target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 
 SECRET_FIELDS = ("headers", "upstream_headers", "env")
 #: Argument lists whose credential-looking values (`--token X`, `KEY=X`) the form shows masked.
@@ -27,11 +27,10 @@ class ProbeTargetForm(forms.ModelForm):
     def clean(self):
         cleaned = super().clean()
         if self.instance.pk:
-            stored = ProbeTarget.objects.get(pk=self.instance.pk)
-            after = type("Edited", (), {f: cleaned.get(f, getattr(stored, f)) for f in ("url", "upstream")})
-            after.headers, after.upstream_headers = stored.headers, stored.upstream_headers
+            before = fields_of(ProbeTarget.objects.get(pk=self.instance.pk))
+            after = {**before, **{name: cleaned[name] for name in ("url", "upstream") if name in cleaned}}
             try:
-                keep_credentials_on_origin(stored, after, entered=cleaned)
+                keep_credentials_on_origin(before, after, entered=cleaned)
             except CredentialsLeftBehind as error:
                 raise forms.ValidationError(str(error)) from None
         return cleaned

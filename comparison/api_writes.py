@@ -24,7 +24,7 @@ from .probes.upload_check import UploadError, strict_json
 from .probing import RunRefused, cancel_run
 from .run_upload import store_uploaded_run, upload_key
 from .selectors import run_cells
-from .target_credentials import CredentialsLeftBehind, keep_credentials_on_origin
+from .target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 from .tasks import start_run
 from .token_models import SCOPE_RUN, SCOPE_TARGETS, SCOPE_UPLOAD, ApiToken
 
@@ -118,12 +118,12 @@ def register(api: NinjaAPI) -> None:
         _may_set_command(user, body.dict(exclude_unset=True))
         if target.builtin:
             return _refusal("the built-in target cannot be edited")
-        before = ProbeTarget.objects.get(pk=target.pk)
+        before = fields_of(target)
         for name, value in body.dict(exclude_unset=True).items():
             if value is not None:
                 setattr(target, name, value)
         try:
-            keep_credentials_on_origin(before, target, entered=body.dict(exclude_unset=True))
+            keep_credentials_on_origin(before, fields_of(target), entered=body.dict(exclude_unset=True))
             target.full_clean()
         except CredentialsLeftBehind as error:
             return _refusal(str(error), 409)

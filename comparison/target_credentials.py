@@ -38,11 +38,20 @@ def moved(before: dict[str, object], after: dict[str, object], entered: dict[str
     return found
 
 
-def keep_credentials_on_origin(before, after, entered: dict[str, object]) -> None:
-    """CredentialsLeftBehind when `after` (a ProbeTarget being saved) moves a URL away from the
-    origin its stored headers were entered for, and `entered` does not give them again."""
-    fields = ("url", "upstream", "headers", "upstream_headers")
-    problems = moved({f: getattr(before, f) for f in fields}, {f: getattr(after, f) for f in fields}, entered)
+#: The fields of a target this rule reads.
+FIELDS = ("url", "upstream", "headers", "upstream_headers")
+
+
+def fields_of(target) -> dict[str, object]:
+    """A target's URLs and headers, as this rule reads them."""
+    return {name: getattr(target, name) for name in FIELDS}
+
+
+def keep_credentials_on_origin(before: dict[str, object], after: dict[str, object], entered: dict[str, object]) -> None:
+    """CredentialsLeftBehind when `after` (a target's fields as they would be saved) moves a URL
+    away from the origin its stored headers in `before` were entered for, and `entered` (what the
+    form or request gave) does not give them again."""
+    problems = moved(before, after, entered)
     if problems:
         names = " and ".join(problems)
         raise CredentialsLeftBehind(

@@ -376,3 +376,16 @@ def test_head_is_answered_like_get_without_a_body(loaded):
         assert answer.status_code == 200, (path, answer.status_code)
         assert answer.content == b"", path
         assert int(answer["Content-Length"]) > 0, path
+
+
+def test_an_origin_is_scheme_host_and_port_with_the_default_port_filled_in():
+    from comparison.target_credentials import moved, origin
+
+    assert origin("http://Example.org/mcp") == origin("http://example.org:80/other") == ("http", "example.org", 80)
+    assert origin("https://example.org/") != origin("http://example.org/")
+    kept = {"url": "http://127.0.0.1:3301/mcp", "headers": {"X-Key": "k"}}
+    assert moved(kept, {**kept, "url": "http://127.0.0.1:3301/v2"}, {}) == []
+    assert moved(kept, {**kept, "url": "http://127.0.0.1:3302/mcp"}, {}) == ["url"]
+    assert moved(kept, {**kept, "url": "http://127.0.0.1:3302/mcp"}, {"headers": {"X-Key": ""}}) == ["url"]
+    assert moved(kept, {**kept, "url": "http://127.0.0.1:3302/mcp"}, {"headers": {"X-Key": "new"}}) == []
+    assert moved({**kept, "headers": {}}, {"url": "http://elsewhere/"}, {}) == [], "nothing stored, nothing to keep"
