@@ -9,7 +9,17 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
 from registers.core.vocabulary import PROBE_VERDICTS, REVISIONS
 
@@ -143,19 +153,6 @@ class Result(BaseModel):
     duration_ms: Number
 
 
-class Report(BaseModel):
-    """What `manage.py probe --json` prints: its cells (other keys it prints are ignored)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    target: Annotated[StrictStr, Field(max_length=100)] = ""
-    results: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_RESULTS)
-
-
-class ShapeError(ValueError):
-    """Where a result departs from the schema: `results[3].exchanges[0]: expected an object`."""
-
-
 def where(error: ValidationError, prefix: str) -> str:
     """The first problem pydantic found, as `prefix.path: what`."""
     first = error.errors()[0]
@@ -163,14 +160,6 @@ def where(error: ValidationError, prefix: str) -> str:
     given = first.get("input")
     got = f" (got {json.dumps(given)[:80]})" if isinstance(given, str | int | float | bool) else ""
     return f"{prefix}{path}: {first.get('msg', 'invalid')}{got}"
-
-
-def checked(index: int, result: Any) -> dict[str, Any]:
-    """One uploaded result, as stored (defaults filled in); ShapeError naming the place otherwise."""
-    try:
-        return Result.model_validate(result).model_dump(mode="json", exclude_unset=False)
-    except ValidationError as error:
-        raise ShapeError(where(error, f"results[{index}]")) from None
 
 
 #: The list fields whose items have a shape of their own, and that shape.
@@ -184,6 +173,16 @@ ITEM_SHAPES: dict[str, type[BaseModel]] = {
 }
 #: Lists of plain text.
 TEXT_LISTS = ("anchors", "seen")
+#: The interop field's own shape, as a result declares it.
+INTEROP = TypeAdapter(Result.model_fields["interop"].annotation)
+
+
+def _fits(shape: TypeAdapter, value: Any) -> bool:
+    try:
+        shape.validate_python(value)
+    except ValidationError:
+        return False
+    return True
 
 
 def repaired(fields: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -214,10 +213,7 @@ def repaired(fields: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if len(kept) != len(value):
             fixed[name] = kept
             problems.append(f"{len(value) - len(kept)} of {len(value)} {name} entries ({first})")
-    interop = fields.get("interop")
-    if interop is not None and not (
-        isinstance(interop, dict) and all(isinstance(v, bool) and isinstance(k, str) for k, v in interop.items())
-    ):
+    if "interop" in fields and not _fits(INTEROP, fields["interop"]):
         fixed["interop"] = {}
         problems.append("interop: expected an object of host names to true or false")
     if problems and "findings" in fields:

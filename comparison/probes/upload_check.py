@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .result_shape import MAX_RESULTS, ShapeError, checked
+from pydantic import ValidationError
+
+from .result_shape import MAX_RESULTS, Result, where
 
 
 class UploadError(ValueError):
@@ -31,9 +33,9 @@ def checked_results(report: Any) -> list[dict[str, Any]]:
         if isinstance(result, dict) and str(result.get("scenario", "")).startswith("conformance."):
             continue
         try:
-            found.append(checked(index, result))
-        except ShapeError as error:
-            raise UploadError(str(error)) from None
+            found.append(Result.model_validate(result).model_dump(mode="json"))
+        except ValidationError as error:
+            raise UploadError(where(error, f"results[{index}]")) from None
     if not found:
         raise UploadError("`results`: no probe cell among them (only conformance rows)")
     return found
