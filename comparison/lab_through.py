@@ -128,8 +128,6 @@ def run_through_target(
 def compare_with_direct(via: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each through-target observation beside the same host's direct one at its pinned version
     (run now when none is stored), compared."""
-    from .hostlab import through
-
     hosts, scenarios = sorted({o["host"] for o in via}), sorted({o["scenario"] for o in via})
     direct = {(o["host"], o["scenario"]): o for o in run_fixture(hosts, scenarios).observations} if via else {}
     return [through.row(direct.get((seen["host"], seen["scenario"])), seen) for seen in via]
@@ -146,7 +144,6 @@ def real_hosts_pass(target_id: int, run_id: int | None = None, scenarios: list[s
     """Every installed host through a target and directly, in the lab scenarios among the run's
     (or `scenarios`), summed per host; recorded on the run that asked for it. A failure is
     recorded, never raised."""
-    from .hostlab import through
     from .models import ProbeRun, ProbeTarget
 
     if run_id is not None:
