@@ -5,7 +5,7 @@ credential with the next run."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from comparison.probes.secrets import origin
 
 #: (the URL field, the headers that go with it)
 PAIRS = (("url", "headers"), ("upstream", "upstream_headers"))
@@ -13,16 +13,6 @@ PAIRS = (("url", "headers"), ("upstream", "upstream_headers"))
 
 class CredentialsLeftBehind(ValueError):
     """A URL moved to another origin with its stored headers not entered again."""
-
-
-def origin(url: str) -> tuple[str, str, int | None]:
-    """(scheme, host, port) with the scheme's default port filled in; ("", "", None) when not a URL."""
-    try:
-        parts = urlsplit(url or "")
-        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
-    except ValueError:
-        return ("", url or "", None)
-    return (parts.scheme.lower(), (parts.hostname or "").lower(), port)
 
 
 def moved(before: dict[str, object], after: dict[str, object], entered: dict[str, object]) -> list[str]:

@@ -9,7 +9,9 @@ session's GET stream instead, so a client that opens none gets none of them); re
 server's requests during a call, sampling, elicitation and roots, go out on the GET stream instead,
 as some proxies route them; a conformant client answers them there); own-session (before
 it passes a client's `initialize` on, the relay opens a session of its own upstream: its own
-clientInfo, `notifications/initialized`, a GET stream).
+clientInfo, `notifications/initialized`, a GET stream); rename (every tool and prompt listed as
+`fixture_<name>`, and called back by that name, as a gateway that namespaces its upstreams);
+aggregate (two tools of the relay's own listed before the upstream's, answered by the relay).
 """
 
 from __future__ import annotations
@@ -27,8 +29,17 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
-CHANGES = ("none", "move-to-get", "requests-on-get", "own-session")
+CHANGES = ("none", "move-to-get", "requests-on-get", "own-session", "rename", "aggregate")
+#: rename: the gateway's prefix on every tool and prompt name.
+PREFIX = "fixture_"
+#: aggregate: the tools the relay lists before the upstream's and answers itself.
+OWN_TOOLS = [
+    {"name": "relay_search", "description": "the relay's own search", "inputSchema": {"type": "object"}},
+    {"name": "relay_status", "description": "the relay's own status", "inputSchema": {"type": "object"}},
+]
+NAMED_LISTS = {"tools/list": "tools", "prompts/list": "prompts"}
 PROJECT = Path(__file__).resolve().parents[1]
 #: Request headers passed on to the upstream (and the answer's headers passed back).
 PASSED = ("content-type", "accept", "authorization", "last-event-id")
@@ -149,11 +160,41 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def _upstream_headers(self) -> dict[str, str]:
-        return {
+        headers = {
             name: value
             for name, value in self.headers.items()
             if name.lower() in PASSED or name.lower().startswith("mcp-")
         }
+        if self.relay.change == "rename":
+            headers = {k: v.removeprefix(PREFIX) if k.lower() == "mcp-name" else v for k, v in headers.items()}
+        return headers
+
+    def _listed(self, method: Any, message: Any, data: bytes) -> bytes:
+        """A list answer as the relay changes it (renamed, or with its own tools first)."""
+        change = self.relay.change
+        if method not in NAMED_LISTS or change not in ("rename", "aggregate"):
+            return data
+        try:
+            answer = json.loads(data)
+        except ValueError:
+            return data
+        result = answer.get("result") if isinstance(answer, dict) else None
+        key = NAMED_LISTS[method]
+        if not isinstance(result, dict) or not isinstance(result.get(key), list):
+            return data
+        if change == "rename":
+            result[key] = [{**item, "name": PREFIX + str(item.get("name"))} for item in result[key]]
+        elif method == "tools/list" and not (message.get("params") or {}).get("cursor"):
+            result[key] = OWN_TOOLS + result[key]
+        return json.dumps(answer).encode()
+
+    def _answer_own(self, message: dict) -> None:
+        text = f"answered by the relay: {_named(message)}"
+        data = json.dumps(
+            {"jsonrpc": "2.0", "id": message.get("id"), "result": {"content": [{"type": "text", "text": text}]}}
+        )
+        self._start(200, {"Content-Type": "application/json"}, chunked=False, length=len(data.encode()))
+        self.wfile.write(data.encode())
 
     def _start(self, status: int, headers: dict[str, str], chunked: bool, length: int = 0) -> None:
         self.send_response(status)
@@ -183,7 +224,13 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             message = None
         relay = self.relay
-        if relay.change == "own-session" and isinstance(message, dict) and message.get("method") == "initialize":
+        method = message.get("method") if isinstance(message, dict) else None
+        if relay.change == "aggregate" and method == "tools/call" and _named(message) in _OWN_NAMES:
+            self._answer_own(message)
+            return
+        if relay.change == "rename" and method in ("tools/call", "prompts/get"):
+            body = json.dumps(_unprefixed(message)).encode()
+        if relay.change == "own-session" and method == "initialize":
             params = message.get("params") if isinstance(message.get("params"), dict) else {}
             relay.open_own_session(str(params.get("protocolVersion", "2025-06-18")))
         connection = relay.upstream.connection()
@@ -200,7 +247,7 @@ class Handler(BaseHTTPRequestHandler):
             }
             session = answer.getheader("mcp-session-id") or self.headers.get("mcp-session-id") or ""
             if "text/event-stream" not in (answer.getheader("content-type") or ""):
-                data = answer.read()
+                data = self._listed(method, message, answer.read())
                 self._start(answer.status, passed, chunked=False, length=len(data))
                 self.wfile.write(data)
                 return
@@ -212,7 +259,7 @@ class Handler(BaseHTTPRequestHandler):
                 if relay.change == "requests-on-get" and session and self._is_request(data):
                     relay.moved_for(session).put(data)
                     continue
-                self._event(data)
+                self._event(self._listed(method, message, data))
             self._end_chunks()
         except OSError:
             pass  # the client went away, or the upstream did: nothing more to pass on
@@ -303,6 +350,21 @@ class Handler(BaseHTTPRequestHandler):
         self._start(answer.status, {}, chunked=False, length=len(data))
         self.wfile.write(data)
         connection.close()
+
+
+_OWN_NAMES = {tool["name"] for tool in OWN_TOOLS}
+
+
+def _named(message: dict) -> Any:
+    params = message.get("params")
+    return params.get("name") if isinstance(params, dict) else None
+
+
+def _unprefixed(message: dict) -> dict:
+    name = _named(message)
+    if isinstance(name, str) and name.startswith(PREFIX):
+        return {**message, "params": {**message["params"], "name": name.removeprefix(PREFIX)}}
+    return message
 
 
 def _interrupted(signum, frame) -> None:

@@ -109,3 +109,23 @@ def test_supergateway_stateless_starts_an_upstream_per_message():
     assert got["resource-updated"] == (V.LOST, ["resources/subscribe"]), "subscribed in another process"
     assert got["session-get"] == (V.LOST, ["GET stream"]), "GET answers 405"
     assert got["session-unknown"][0] == V.NOT_TESTABLE, "it issues no session ids"
+
+
+def test_a_proxy_serving_only_the_deprecated_http_sse_transport_is_probed_over_it():
+    """supergateway with `--outputTransport sse` answers a POST to its URL with 404: the probe's
+    client falls back to HTTP+SSE (2024-11-05), as a conformant client does, and judges it."""
+    port = free_port()
+    command = supergateway_command(port, FIXTURE_STDIO)
+    command[command.index("streamableHttp")] = "sse"
+    command.remove("--stateful")
+    keys = ("text", "image", "progress", "logging", "ask-sampling", "ask-roots", "pages-tools", "cancel")
+    with server(command, port, env=node_env()):
+        spec = TargetSpec("supergateway sse → fixture", "http", url=f"http://127.0.0.1:{port}/sse", upstream="fixture")
+        outcomes = run_probe(spec, scenarios=[s for s in FIXTURE if s.key in keys], revisions_=["2024-11-05"])
+    cells = {o.scenario.key: said(o) for o in outcomes}
+    assert cells == dict.fromkeys(keys, (V.AS_EXPECTED, [])), cells
+    opening = outcomes[0].exchanges
+    assert [(e["method"], e["status"], e["framing"]) for e in opening[:2]] == [
+        ("initialize", 404, "json"),
+        ("initialize", 202, "legacy sse"),
+    ]

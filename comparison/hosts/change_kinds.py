@@ -22,6 +22,8 @@ INJECTED_PARAMETER = "injected-parameter"
 MOVED_TO_GET_STREAM = "moved-to-get-stream"
 EXTRA_UPSTREAM_SESSION = "extra-upstream-session"
 ADDED_AS_REVISION_ASKS = "added-as-revision-asks"
+PROXY_ITEMS = "proxy-items"
+RENAMED_ITEMS = "renamed-items"
 
 #: The lists each host reads the first page of, and no more (its reaction's source says so).
 FIRST_PAGE_ONLY = {
@@ -73,6 +75,17 @@ def _decorated(host: str, aspect: str) -> Impact:
     return Impact(True, "offers its model the items with what the proxy added")
 
 
+def _listing(says: str) -> Callable[[str, str], Impact]:
+    """A change to which items a list holds: it reaches every host that asks for the list."""
+
+    def impact(host: str, aspect: str) -> Impact:
+        if aspect.startswith("pages-") and not _lists(host, aspect):
+            return Impact(False, "never asks for this list")
+        return Impact(True, says)
+
+    return impact
+
+
 def _moved(host: str, aspect: str) -> Impact:
     if host in GET_STREAM_HOSTS:
         return Impact(False, "opens the GET stream: gets the messages there")
@@ -122,6 +135,13 @@ KINDS: dict[str, Kind] = {
         _nobody("its own session is unchanged; the upstream sees a client the host never opened"),
     ),
     ADDED_AS_REVISION_ASKS: Kind("added as the revision asks", _nobody("changes nothing: the revision asks for it")),
+    PROXY_ITEMS: Kind(
+        "items of the proxy's own", _listing("offers its model the proxy's own items beside the upstream's")
+    ),
+    RENAMED_ITEMS: Kind(
+        "items renamed",
+        _listing("knows the items by the proxy's names only: settings and prompts naming the upstream's miss them"),
+    ),
 }
 
 

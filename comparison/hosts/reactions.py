@@ -330,6 +330,14 @@ NOBODY = {
 }
 #: Aspects that change what every host gets, whatever the host does.
 EVERYBODY = {
+    "negotiated-revision": (
+        "talks the revision the opening agreed",
+        "talks another revision than the upstream would: what the upstream's adds never reaches it",
+    ),
+    "offered-capabilities": (
+        "uses what the opening says the server offers",
+        "never asks for what it is not told the server offers",
+    ),
     "cache-private": (
         "takes the answer it gets; no host tells a shared answer from its own",
         "another caller's private answer is what reaches the model",

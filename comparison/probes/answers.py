@@ -85,10 +85,10 @@ def _compare(
         direct = payload(direct_exchange.response)
         got = _as_revision_asks(outcome, negotiated, direct, got)
         outcome.diff = diff(direct, got)
-        named = listing.decorations(scenario.method, direct, got)
+        named = listing.decorations(scenario.method, direct, got) + listing.membership(scenario.method, direct, got)
         outcome.findings += [f.as_dict() for f in named]
         scored = interop.cell_interop(scenario.method, got, direct)
-        if named and listing.explained(scenario.method, outcome.diff, direct):
+        if named and listing.explained(scenario.method, outcome.diff, direct, got):
             # Every difference is a kind of change: what each kind does to a host decides.
             kinds = tuple(dict.fromkeys(f.kind for f in named))
             aspect = listing.ASPECTS[scenario.method]

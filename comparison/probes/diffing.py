@@ -8,6 +8,40 @@ from typing import Any
 from comparison.hosts.present import shorten
 
 MAX_DIFFS = 40
+#: Fields that name an item of a list (tools and prompts by name, resources by URI, templates by
+#: URI template): such lists are compared item by item by that name, never by position, so a proxy
+#: that puts items of its own first, or reorders, changes no item of the upstream's.
+IDENTITY_FIELDS = ("name", "uri", "uriTemplate")
+
+
+def identity_field(before: list, after: list) -> str:
+    """The field that names every item of both lists, once each; "" when there is none."""
+    if not before or not after or not all(isinstance(item, dict) for item in (*before, *after)):
+        return ""
+    for field in IDENTITY_FIELDS:
+        names = [[item.get(field) for item in side] for side in (before, after)]
+        if all(isinstance(n, str) for side in names for n in side) and all(len(set(s)) == len(s) for s in names):
+            return field
+    return ""
+
+
+def item_path(path: str, field: str, name: str) -> str:
+    """Where an item of a named list is: `result.tools[name=text]`."""
+    return f"{path}[{field}={name}]"
+
+
+def _diff_by_identity(before: list, after: list, field: str, path: str, out: list, *, subset: bool) -> None:
+    later = {item[field]: item for item in after}
+    for item in before:
+        where = item_path(path, field, item[field])
+        if item[field] in later:
+            diff(item, later[item[field]], where, out, subset=subset)
+        else:
+            out.append({"path": where, "change": "removed", "before": shorten(item, 80)})
+    earlier = {item[field] for item in before}
+    for item in after:
+        if item[field] not in earlier:
+            out.append({"path": item_path(path, field, item[field]), "change": "added", "after": shorten(item, 80)})
 
 
 def payload(response: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -36,6 +70,8 @@ def diff(before: Any, after: Any, path: str = "", out: list | None = None, *, su
                 if key not in before:
                     where = f"{path}.{key}" if path else key
                     out.append({"path": where, "change": "added", "after": shorten(after[key], 80)})
+    elif isinstance(before, list) and isinstance(after, list) and (field := identity_field(before, after)):
+        _diff_by_identity(before, after, field, path, out, subset=subset)
     elif isinstance(before, list) and isinstance(after, list):
         for index in range(max(len(before), len(after))):
             where = f"{path}[{index}]"

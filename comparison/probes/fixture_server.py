@@ -28,14 +28,12 @@ from mcp.shared.exceptions import MCPError
 from registers.core.vocabulary import Revision as R
 
 from . import fixture_conformance, fixture_journal
-from .families import caching, cancellation, changes, fixture_tools, pagination, upstream_told
+from .catalogue import FAMILY_TOOLS, INPUT_SCHEMA, prompt_entries, tool_entries
+from .families import caching, cancellation, changes, pagination, upstream_told
 from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
 
 STATELESS_REVISION = R.V2026_07_28
-INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
-#: The scenario families' tools, then the conformance suite's (kept apart in their own module).
-FAMILY_TOOLS = {**fixture_tools(), **fixture_conformance.BY_NAME}
 #: The events of the `subscriptions/listen` streams of this process (list changes, updates).
 BUS = InMemorySubscriptionBus()
 PAGED = {method: later for method, (_, _, later) in pagination.LISTS.items()}
@@ -49,24 +47,12 @@ def _page(first: list[Any], later: list[Any], params) -> tuple[list[Any], str | 
         raise MCPError(-32602, str(error)) from None
 
 
-def _tool_entries() -> list[dict[str, Any]]:
-    tools = []
-    for name, (description, _, output_schema) in TOOLS.items():
-        tool: dict[str, Any] = {"name": name, "description": description, "inputSchema": INPUT_SCHEMA}
-        if output_schema:
-            tool["outputSchema"] = output_schema
-        tools.append(tool)
-    for tool in FAMILY_TOOLS.values():
-        tools.append({"name": tool.name, "description": tool.description, "inputSchema": tool.input_schema})
-    return tools
-
-
 async def list_tools(ctx, params) -> types.ListToolsResult:
     later = [
         {"name": name, "description": "a tool of a later page", "inputSchema": INPUT_SCHEMA}
         for name in PAGED["tools/list"]
     ]
-    items, cursor = _page(_tool_entries(), later, params)
+    items, cursor = _page(tool_entries(), later, params)
     hints = caching.LIST_HINTS if ctx.protocol_version >= caching.FROM else {}
     return types.ListToolsResult.model_validate(
         {"tools": items, "nextCursor": cursor, **hints} if cursor else {"tools": items, **hints}
@@ -74,16 +60,7 @@ async def list_tools(ctx, params) -> types.ListToolsResult:
 
 
 async def list_prompts(ctx, params) -> types.ListPromptsResult:
-    prompts = []
-    for name, prompt in PROMPTS.items():
-        data: dict[str, Any] = {"name": name, "description": prompt["description"]}
-        if prompt.get("title"):
-            data["title"] = prompt["title"]
-        if prompt.get("icons"):
-            data["icons"] = prompt["icons"]
-        if prompt.get("arguments"):
-            data["arguments"] = prompt["arguments"]
-        prompts.append(data)
+    prompts = prompt_entries()
     later = [{"name": name, "description": "a prompt of a later page"} for name in PAGED["prompts/list"]]
     items, cursor = _page(prompts, later, params)
     return types.ListPromptsResult(prompts=[types.Prompt.model_validate(p) for p in items], next_cursor=cursor)

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import http11
+from . import http11, sse
 from .exchange import Exchange, ExchangeFailure, Limits, decode
 from .secrets import Redactor
 
@@ -56,6 +56,9 @@ class GetStream:
         #: conformant client does on whichever stream a request comes (a proxy may route it here).
         self.responder: Callable[[dict[str, Any]], None] | None = None
         self._thread = threading.Thread(target=self._run, daemon=True)
+        #: Where to POST, when the stream is the deprecated HTTP+SSE transport's (its first event).
+        self.endpoint = ""
+        self.endpoint_given = threading.Event()
 
     def start(self, wait: float | None = None) -> None:
         """Open the stream; returns once the server answered (or `wait` passed, by default the
@@ -96,6 +99,18 @@ class GetStream:
             self._mark = len(self.messages)
         return found
 
+    def response_to(self, request_id: Any, deadline: float) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        """The deprecated HTTP+SSE transport's answer: (the response to `request_id` once it came on
+        this stream, or None by `deadline` or when the stream ended; what else came since `mark`)."""
+        while True:
+            with self._lock:
+                since = self.messages[self._mark :]
+                response = next((m for m in since if _answers(m, request_id)), None)
+                if response is not None or not self.open or time.monotonic() >= deadline:
+                    self._mark = len(self.messages)
+                    return response, [m for m in since if m is not response]
+            time.sleep(SETTLE_POLL)
+
     def _run(self) -> None:
         record = Exchange("GET", {})
         try:
@@ -107,7 +122,7 @@ class GetStream:
                 self.ended = f"HTTP {response.status}"
                 return
             self.opened.set()
-            buffer = b""
+            events = sse.EventReader(self.limits.max_events + 1)
             received = 0
             while not self._stop.is_set():
                 try:
@@ -116,8 +131,7 @@ class GetStream:
                         if received > self.limits.max_bytes:
                             self.ended = f"over the {self.limits.max_bytes:,}-byte cap"
                             return
-                        buffer += chunk.replace(b"\r\n", b"\n")
-                        buffer = self._events(buffer, record)
+                        self._events(events.feed_events(chunk), record)
                         if self._stop.is_set() or self.ended:
                             return
                     self.ended = "closed by the server"
@@ -139,23 +153,26 @@ class GetStream:
         finally:
             self.opened.set()
 
-    def _events(self, buffer: bytes, record: Exchange) -> bytes:
-        while b"\n\n" in buffer:
-            raw, buffer = buffer.split(b"\n\n", 1)
-            data = b"\n".join(line[5:].lstrip() for line in raw.split(b"\n") if line.startswith(b"data:"))
-            if not data:
+    def _events(self, complete: list[tuple[str, bytes]], record: Exchange) -> None:
+        for event, data in complete:
+            if event == sse.ENDPOINT:
+                self.endpoint = data.decode("utf-8", "replace")[:2000]
+                self.endpoint_given.set()
                 continue
             message = decode(data, record, "a GET stream event")
             with self._lock:
                 if len(self.messages) >= self.limits.max_events:
                     self.ended = f"more than {self.limits.max_events} events"
-                    return b""
+                    return
                 kept = self.redactor.data(message)
                 self.messages.append(kept)
             responder = self.responder
             if responder is not None and is_request(kept):
                 responder(kept)
-        return buffer
+
+
+def _answers(message: Any, request_id: Any) -> bool:
+    return isinstance(message, dict) and message.get("id") == request_id and ("result" in message or "error" in message)
 
 
 def is_request(message: Any) -> bool:

@@ -8,13 +8,19 @@ import logging
 import threading
 import time
 from typing import Any
+from urllib.parse import urljoin
 
-from . import http11
+from . import http11, sse
 from .exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
 from .get_stream import GetStream
-from .secrets import Redactor, display_url, mask_headers, url_secrets
+from .secrets import Redactor, display_url, mask_headers, same_origin, url_secrets
 
 logger = logging.getLogger(__name__)
+
+#: How often a call's stream that ended early is resumed, and the wait when the server set none.
+RESUME_TRIES = 3
+RESUME_WAIT_DEFAULT = 1.0
+ENDED_EARLY = "the SSE stream ended without a response"
 
 
 def redirect_failure(status: int, location: str) -> str:
@@ -47,9 +53,36 @@ class HttpTransport:
         self._side_lock = threading.Lock()
         #: The session's GET stream, once opened (`listen`).
         self.stream: GetStream | None = None
+        #: Where messages are POSTed when the URL serves only the deprecated HTTP+SSE transport.
+        self.legacy_endpoint = ""
+
+    def fall_back_to_sse(self) -> str:
+        """Speak the deprecated HTTP+SSE transport (2024-11-05's) where the URL serves only that,
+        as the transports page's backwards-compatibility section tells a client: GET the URL, whose
+        first event names where to POST; every answer then comes on that stream. Returns why the
+        URL does not serve it, or ""."""
+        stream = GetStream(self.url, dict(self.base_headers), self.limits, self.redactor)
+        stream.start()
+        if not stream.endpoint_given.wait(self.limits.connect_timeout):
+            stream.stop()
+            return stream.ended or f"HTTP {stream.status}: no endpoint event"
+        endpoint = urljoin(self.url, stream.endpoint)
+        if not same_origin(endpoint, self.url):
+            stream.stop()
+            # Probes go only where an admin pointed them: the target's own origin.
+            return f"its endpoint event names another origin ({display_url(endpoint)}), which the probe does not follow"
+        self.stream, self.legacy_endpoint = stream, endpoint
+        for connection in (self.connection, self.side):
+            connection.close()
+        self.connection = http11.Connection(endpoint, connect_timeout=self.limits.connect_timeout)
+        self.side = http11.Connection(endpoint, connect_timeout=self.limits.connect_timeout)
+        return ""
 
     def listen(self) -> GetStream:
-        """Open the session's GET stream (server messages not tied to a request)."""
+        """Open the session's GET stream (server messages not tied to a request); the deprecated
+        HTTP+SSE transport's one stream is that already."""
+        if self.legacy_endpoint and self.stream is not None:
+            return self.stream
         self.stream = GetStream(self.url, {**self.base_headers, **self.session_headers}, self.limits, self.redactor)
         self.stream.start()
         return self.stream
@@ -157,7 +190,12 @@ class HttpTransport:
             if 300 <= response.status < 400:
                 self._read_body(response, record, deadline)
                 raise ExchangeFailure(redirect_failure(response.status, response.header("location")))
-            if kind == "text/event-stream":
+            if self.legacy_endpoint:
+                self._read_body(response, record, deadline)
+                if response.status >= 400:
+                    raise ExchangeFailure(f"HTTP {response.status}")
+                self._await_on_stream(record, message.get("id"), deadline, answered_on_get)
+            elif kind == "text/event-stream":
                 record.framing = "sse"
                 self._read_sse(response, record, message.get("id"), deadline, call)
             else:
@@ -199,7 +237,7 @@ class HttpTransport:
             done = (lambda got: call.settled(record.response, arrived + got)) if call.until else None
             for item in self.stream.since_mark(call.settle, done):
                 if not any(item is answered for answered in answered_on_get):  # recorded when answered
-                    record.saw("received", "get", item, limit)
+                    record.saw("received", self._stream_channel, item, limit)
         record.duration_ms = (time.monotonic() - started) * 1000
         if (
             not record.failure
@@ -246,13 +284,39 @@ class HttpTransport:
             raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
         record.response = value
 
+    @property
+    def _stream_channel(self) -> str:
+        """Where a message on the session's stream travelled: the GET stream, or (the deprecated
+        HTTP+SSE transport's one stream) the same way as the call's own answer."""
+        return "request" if self.legacy_endpoint else "get"
+
+    def _await_on_stream(
+        self, record: Exchange, request_id: Any, deadline: float, answered: list[dict[str, Any]]
+    ) -> None:
+        """The deprecated HTTP+SSE transport: the POST is only accepted; the answer, and what the
+        server sends while it works on it, come on the session's one stream."""
+        record.framing = "legacy sse"
+        if request_id is None or self.stream is None:
+            return
+        response, meanwhile = self.stream.response_to(request_id, deadline)
+        for message in meanwhile:
+            if not any(message is request for request in answered):  # recorded when answered
+                record.notifications.append(message)
+                record.saw("received", "request", message, self.limits.max_events)
+        if response is not None:
+            record.response = response
+        elif time.monotonic() >= deadline:
+            raise ExchangeTimeout(f"no response on the SSE stream within {self.limits.total_timeout:.0f} s")
+        else:
+            raise ExchangeFailure(f"the SSE stream ended without a response ({self.stream.ended or 'closed'})")
+
     def _answer_on_get(
         self, request: dict[str, Any], call: Call, record: Exchange, answered: list[dict[str, Any]]
     ) -> None:
         """A server request that came on the GET stream during the call, answered on the side
         connection as one on the call's own stream is: a conformant client keeps both streams."""
         answered.append(request)
-        record.saw("received", "get", request, self.limits.max_events)
+        record.saw("received", self._stream_channel, request, self.limits.max_events)
         try:
             reply = call.answer(request)
         except Exception:  # a request of an odd shape: left unanswered, as recorded, never a failed stream
@@ -265,28 +329,55 @@ class HttpTransport:
     def _read_sse(
         self, response: http11.Response, record: Exchange, request_id: Any, deadline: float, call: Call
     ) -> None:
-        buffer = b""
-        events = 0
+        stream = sse.EventReader(self.limits.max_events)
+        if self._read_events(response, record, request_id, deadline, call, stream):
+            return
+        # A server may end the call's stream early and let the client resume it (2025-11-25 on):
+        # a conformant client waits the `retry` it was given and asks again with Last-Event-ID.
+        for _ in range(RESUME_TRIES):
+            if request_id is None or not stream.last_id or time.monotonic() >= deadline:
+                break
+            time.sleep(min(stream.retry_seconds(RESUME_WAIT_DEFAULT), max(0.0, deadline - time.monotonic())))
+            resume = {"GET": "resume the call's stream", "Last-Event-ID": stream.last_id}
+            record.saw("sent", "resume", resume, self.limits.max_events)
+            resumed = http11.Connection(self.url, connect_timeout=self.limits.connect_timeout)
+            try:
+                headers = {"Accept": "text/event-stream", **self.base_headers, **self.session_headers}
+                headers["Last-Event-ID"] = stream.last_id
+                answer = resumed.request("GET", list(headers.items()), b"", deadline)
+                if answer.status != 200 or "event-stream" not in answer.header("content-type"):
+                    raise ExchangeFailure(f"{ENDED_EARLY}; resuming it got HTTP {answer.status}")
+                record.framing = "sse, resumed"
+                if self._read_events(answer, record, request_id, deadline, call, stream):
+                    return
+            except (http11.ConnectFailed, http11.Broken, ValueError) as error:
+                raise ExchangeFailure(f"{ENDED_EARLY}; resuming it failed: {error}") from None
+            finally:
+                resumed.close()
+        if request_id is not None:
+            raise ExchangeFailure(ENDED_EARLY)
+
+    def _read_events(
+        self,
+        response: http11.Response,
+        record: Exchange,
+        request_id: Any,
+        deadline: float,
+        call: Call,
+        stream: sse.EventReader,
+    ) -> bool:
+        """Read one SSE body; True once the call's response came (it is on `record`)."""
         for chunk in self._chunks(response, record, deadline):
-            buffer += chunk.replace(b"\r\n", b"\n")
-            while b"\n\n" in buffer:
-                raw, buffer = buffer.split(b"\n\n", 1)
-                data = b"\n".join(line[5:].lstrip() for line in raw.split(b"\n") if line.startswith(b"data:"))
-                if not data:
-                    continue
-                events += 1
-                if events > self.limits.max_events:
-                    raise ExchangeFailure(f"more than {self.limits.max_events} SSE events without the response")
+            for data in stream.feed(chunk):
                 message = decode(data, record, "an SSE event")
                 if isinstance(message, dict) and "id" in message and ("result" in message or "error" in message):
                     if message["id"] != request_id:
                         raise ExchangeFailure(f"response id {message['id']!r} does not match request id {request_id!r}")
                     record.response = message
-                    return
+                    return True
                 record.notifications.append(message)
                 record.saw("received", "request", message, self.limits.max_events)
                 if isinstance(message, dict) and "method" in message and "id" in message and call.answer:
                     reply = call.answer(message)
                     record.sent_beside("reply", reply, self.send(reply), self.limits.max_events)
-        if request_id is not None:
-            raise ExchangeFailure("the SSE stream ended without a response")
+        return False

@@ -7,19 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from comparison.hosts.change_kinds import DECORATED_LIST, MERGED_PAGES
+from comparison.hosts.change_kinds import DECORATED_LIST, MERGED_PAGES, PROXY_ITEMS, RENAMED_ITEMS
 from registers.core.vocabulary import ProbeVerdict
 
 from .families.base import Finding
-
-#: list method → (result key, the field that names an item).
-LISTS = {
-    "tools/list": ("tools", "name"),
-    "prompts/list": ("prompts", "name"),
-    "resources/list": ("resources", "uri"),
-    "resources/templates/list": ("resourceTemplates", "uriTemplate"),
-}
-
+from .item_names import LISTS, items, renames
 
 #: list method → the host aspect of its pages (comparison.hosts.reactions).
 ASPECTS = {
@@ -28,34 +20,35 @@ ASPECTS = {
     "resources/list": "pages-resources",
     "resources/templates/list": "pages-templates",
 }
-_ITEM = re.compile(r"^result\.(?P<key>\w+)\[(?P<index>\d+)\](?:\.(?P<field>[^.\[]+))?$")
+_ITEM = re.compile(r"^result\.(?P<key>\w+)\[(?:(?P<index>\d+)|\w+=(?P<name>[^\]]*))\](?:\.(?P<field>[^.\[]+))?$")
+#: How many items a finding names before it says "and N more".
+NAMED_ITEMS = 8
 
 
-def explained(method: str, differences: list[dict[str, Any]], sent: Any) -> bool:
-    """Whether every difference is an item or item field added, or the cursor dropped with the
-    later pages' items added (what `decorations` names), so the kinds tell the whole change."""
+def explained(method: str, differences: list[dict[str, Any]], sent: Any, got: Any = None) -> bool:
+    """Whether every difference is one the kinds name: an item or item field added, the cursor
+    dropped with the later pages' items added (`decorations`), an item renamed or of the proxy's
+    own (`membership`), so the kinds tell the whole change."""
     key = LISTS.get(method, ("", ""))[0]
-    first_page = len(items(method, sent))
+    first_page = items(method, sent)
+    renamed = renames(method, sent, got) if got is not None else {}
     for difference in differences:
         path, change = str(difference.get("path", "")), difference.get("change")
         if path == "result.nextCursor" and change == "removed":
             continue
         match = _ITEM.match(path)
-        if not match or match["key"] != key or change != "added":
+        if not match or match["key"] != key:
             return False
-        if match["field"] is None and int(match["index"]) < first_page:
+        whole = match["field"] is None
+        if whole and match["name"] is not None:
+            if (change == "removed" and match["name"] in renamed) or (
+                change == "added" and match["name"] not in first_page
+            ):
+                continue
+            return False
+        if change != "added" or (whole and int(match["index"]) < len(first_page)):
             return False
     return bool(differences)
-
-
-def items(method: str, answer: Any) -> dict[str, dict[str, Any]]:
-    """{name: item} of a list answer ({"result": …} or a result); {} for anything else."""
-    result = answer.get("result", answer) if isinstance(answer, dict) else None
-    key, name = LISTS.get(method, ("", ""))
-    found = result.get(key) if isinstance(result, dict) else None
-    if not isinstance(found, list):
-        return {}
-    return {str(item.get(name)): item for item in found if isinstance(item, dict)}
 
 
 def added_fields(sent: dict[str, dict[str, Any]], got: dict[str, dict[str, Any]]) -> dict[str, int]:
@@ -104,3 +97,43 @@ def decorations(method: str, sent: Any, got: Any) -> list[Finding]:
         )
         for field, count in sorted(added_fields(before, after).items())
     ]
+
+
+def membership(method: str, sent: Any, got: Any) -> list[Finding]:
+    """Which items the client's list holds against the upstream's, by name: items renamed (one
+    finding naming each), items missing, and items of the proxy's own. A merged list's later
+    pages are not the proxy's own (`decorations` names them)."""
+    before, after = items(method, sent), items(method, got)
+    if method not in LISTS or not before or not isinstance(got, dict) or "result" not in got:
+        return []
+    key = LISTS[method][0]
+    renamed = renames(method, sent, got)
+    findings = []
+    if renamed:
+        pairs = [f"{old} → {new}" for old, new in renamed.items()]
+        findings.append(
+            Finding(ProbeVerdict.CHANGED, f"result.{key}[].name", f"renamed: {_named(pairs, key)}", RENAMED_ITEMS)
+        )
+    missing = [name for name in before if name not in after and name not in renamed]
+    if missing:
+        findings.append(
+            Finding(ProbeVerdict.LOST, f"result.{key}", f"missing from the client's list: {_named(missing, key)}")
+        )
+    merged = _cursor(sent) and not _cursor(got) and not missing and not renamed
+    own = [name for name in after if name not in before and name not in renamed.values()]
+    if own and not merged:
+        findings.append(
+            Finding(
+                ProbeVerdict.CHANGED,
+                f"result.{key}",
+                f"the proxy's own, not the upstream's: {_named(own, key)}",
+                PROXY_ITEMS,
+            )
+        )
+    return findings
+
+
+def _named(names: list[str], key: str) -> str:
+    shown = ", ".join(f"`{name}`" for name in names[:NAMED_ITEMS])
+    more = f" and {len(names) - NAMED_ITEMS} more" if len(names) > NAMED_ITEMS else ""
+    return f"{len(names)} {key if len(names) != 1 else key.rstrip('s')}: {shown}{more}"

@@ -18,10 +18,12 @@ from typing import Any
 from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from ..anchors.travelled import travelled
-from . import families
+from . import catalogue, families
+from .aliases import Aliases
 from .answers import assess, expected_for
 from .control import CANCELLED, RunControl, stopped_answering
 from .exchange import Limits
+from .families.negotiation import REVISION as REVISION_AGREED
 from .family_cells import applicable, compares, family_outcome, play, plays, repeats
 from .forkserver import fixture_command
 from .http_transport import HttpTransport
@@ -169,6 +171,8 @@ def _probe_revision(
         found.failure = f"could not start or reach the target: {type(error).__name__}: {error}"[:500]
         return found
     client = WireClient(transport, families.capabilities(revision, scenarios))
+    if spec.upstream == "fixture":
+        client.aliases = Aliases(catalogue.first_pages())
     with control.tracking(transport):
         try:
             session = client.open(revision)
@@ -281,7 +285,11 @@ def run_probe(
         if reference is not None and wanted and not found.failure and (direct.negotiated or "") != negotiated:
             # What the upstream sends at the revision the target agreed to is what the client should get.
             at = [s for s in wanted if s.exists_at(negotiated)]
+            asked = direct
             direct = _probe_revision(reference, at, negotiated, limits, control, key)
+            # The revision agreed is compared with the upstream's own at the revision asked for.
+            if REVISION_AGREED in asked.answers:
+                direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
         return here, found, direct.answers, time.monotonic() - started
 
     def cancelled() -> bool:

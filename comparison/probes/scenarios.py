@@ -103,7 +103,9 @@ def expected_fixture_response(scenario: Scenario) -> dict[str, Any] | None:
     if scenario.method == "tools/call":
         outcome = TOOLS.get(scenario.params["name"])
         if outcome is None:
-            return {"error": {"code": -32602}}
+            # The fixture's own words (fixture_server.call_tool): a proxy that rewrites them, or
+            # wraps them in a prefix of its own, changes what a host shows its model.
+            return {"error": {"code": -32602, "message": f"Unknown tool: {scenario.params['name']}"}}
         value = outcome[1]
         if isinstance(value, ToolError):
             error = {"code": value.code, "message": value.message}

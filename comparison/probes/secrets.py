@@ -65,6 +65,20 @@ def url_secrets(url: str) -> list[str]:
     return found
 
 
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the scheme's default port filled in; ("", "", None) when not a URL."""
+    try:
+        parts = urlsplit(url or "")
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return ("", url or "", None)
+    return (parts.scheme.lower(), (parts.hostname or "").lower(), port)
+
+
+def same_origin(url: str, other: str) -> bool:
+    return origin(url) == origin(other) and origin(url)[0] in ("http", "https")
+
+
 def display_url(url: str) -> str:
     """The URL as it may be shown: userinfo reduced to the user name, credential query values masked."""
     try:

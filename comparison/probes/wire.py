@@ -15,13 +15,17 @@ from typing import Any
 
 from registers.core.vocabulary import Revision as R
 
+from .aliases import NAMED_BY, Aliases
 from .exchange import Call, Exchange
 from .http_transport import HttpTransport
+from .param_headers import param_headers
 from .stdio_transport import StdioTransport
 
 logger = logging.getLogger(__name__)
 
 STATELESS_REVISION = R.V2026_07_28
+#: The error a 2026-07-28 server gives a request at a protocol version it does not speak.
+UNSUPPORTED_VERSION = -32022
 CLIENT_INFO = {"name": "mcp-compare-probe", "version": "1.0.0"}
 
 
@@ -45,6 +49,18 @@ def _header_safe(value: str) -> bool:
     return len(value) <= 512 and value.isascii() and value.isprintable()
 
 
+def _refused_post(exchange: Exchange) -> bool:
+    """The answer a server that has no Streamable HTTP endpoint at the URL gives a POST."""
+    return exchange.status in (400, 404, 405) and not isinstance((exchange.response or {}).get("result"), dict)
+
+
+def _supported_on_refusal(response: Any, revision: str) -> bool:
+    """An UnsupportedProtocolVersion error (-32022) whose `data.supported` lists `revision`."""
+    error = _object(_object(response).get("error"))
+    supported = _object(error.get("data")).get("supported")
+    return error.get("code") == UNSUPPORTED_VERSION and isinstance(supported, list) and revision in supported
+
+
 def _brief(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)[:200]
 
@@ -59,6 +75,10 @@ class WireClient:
         #: What the probe declares it can do (sampling, elicitation, roots): the scenario families
         #: that need a capability ask for it; none by default.
         self.capabilities = dict(capabilities or {})
+        #: The names the target gives the upstream's items, where the upstream's are known.
+        self.aliases: Aliases | None = None
+        #: tool name → input schema, from the session's `tools/list` answers.
+        self.input_schemas: dict[str, Any] = {}
 
     def _id(self) -> int:
         self.next_id += 1
@@ -78,6 +98,9 @@ class WireClient:
         self.session = session
         if revision == STATELESS_REVISION:
             discover = self._send("server/discover", {}, record=session)
+            if _supported_on_refusal(discover.response, STATELESS_REVISION):
+                # Refused with a list that holds our revision: a conformant client asks once more.
+                discover = self._send("server/discover", {}, record=session)
             result = _object((discover.response or {}).get("result"))
             versions = result.get("supportedVersions")
             if discover.ok and isinstance(versions, list) and STATELESS_REVISION in versions:
@@ -90,6 +113,13 @@ class WireClient:
             {"protocolVersion": revision, "capabilities": self.capabilities, "clientInfo": CLIENT_INFO},
             record=session,
         )
+        if _refused_post(init) and isinstance(self.transport, HttpTransport) and not self.transport.legacy_endpoint:
+            # A URL that refuses the POST may serve only the deprecated HTTP+SSE transport.
+            why = self.transport.fall_back_to_sse()
+            if why:
+                init.failure = f"{init.failure or 'initialize refused'}; no HTTP+SSE transport there either: {why}"
+            else:
+                init = self._send("initialize", init.request["params"], record=session)
         result = (init.response or {}).get("result")
         if not init.ok or not isinstance(result, dict):
             session.failure = init.failure or f"initialize failed: {_brief(init.response)}"
@@ -129,6 +159,10 @@ class WireClient:
         notification: bool = False,
         call: Call | None = None,
     ) -> Exchange:
+        if self.aliases is not None and method in NAMED_BY:
+            if not self.aliases.learned(method):
+                self._send(NAMED_BY[method], {}, record=record)  # once: how the proxy names them
+            params = self.aliases.call_params(method, params)
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if not notification:
             message["id"] = self._id()
@@ -139,7 +173,18 @@ class WireClient:
             message, headers = self._enveloped(message)
         exchange = self.transport.exchange(message, headers, call)
         (record or self.session).exchanges.append(exchange)
+        if method == "tools/list":
+            self._remember_schemas(exchange.response)
+        if self.aliases is not None and method in self.aliases.upstream_pages:
+            self.aliases.learn(method, params, exchange.response)
         return exchange
+
+    def _remember_schemas(self, response: Any) -> None:
+        """Each listed tool's input schema, for the `Mcp-Param-*` headers of its calls."""
+        tools = _object(_object(response).get("result")).get("tools")
+        for tool in tools if isinstance(tools, list) else []:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                self.input_schemas[tool["name"]] = tool.get("inputSchema")
 
     def request(self, method: str, params: dict[str, Any] | None = None, call: Call | None = None) -> Exchange:
         return self._send(method, params, call=call)
@@ -162,6 +207,8 @@ class WireClient:
         named = params.get("name") or (params.get("uri") if method.startswith("resources/") else None)
         if named:
             headers["Mcp-Name"] = str(named)
+        if method == "tools/call" and isinstance(self.transport, HttpTransport):
+            headers.update(param_headers(self.input_schemas.get(str(named)), params.get("arguments")))
         return {**message, "params": params}, headers
 
     def new_id(self) -> int:

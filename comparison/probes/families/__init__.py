@@ -15,6 +15,7 @@ from . import (
     content,
     failures,
     logging,
+    negotiation,
     pagination,
     progress,
     prompts,
@@ -54,6 +55,7 @@ FAMILIES: tuple[Family, ...] = tuple(
         upstream_told,
         sessions,
         caching,
+        negotiation,
     )
 )
 BY_NAME = {family.name: family for family in FAMILIES}

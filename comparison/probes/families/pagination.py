@@ -10,7 +10,7 @@ from typing import Any
 from comparison.hosts import change_kinds
 from registers.core.vocabulary import ProbeVerdict as V
 
-from .. import listing
+from .. import item_names, listing
 from .base import Family, Finding, Played, Scenario
 from .playing import add, error_of
 
@@ -94,21 +94,20 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     pages: list[list[str]] = played.notes.get("pages", [])
     if not pages:
         return [Finding(V.NOT_TESTABLE, scenario.method, f"no first page: {played.notes.get('stopped', 'no answer')}")]
-    findings = []
+    findings: list[Finding] = []
     seen = [name for items in pages for name in items]
+    # A gateway's renamed items are matched back: the walk is judged on the upstream's names.
+    renamed = {name: other for name in later if name not in seen for other in seen if item_names.affixed(name, other)}
+    back = {new: old for old, new in renamed.items()}
+    seen = [back.get(name, name) for name in seen]
+    pages = [[back.get(name, name) for name in page] for page in pages]
     missing = [name for name in later if name not in seen]
     if len(pages) > 1 and pages[1] == pages[0]:
         findings.append(
             Finding(V.LOST, "params.cursor", "page 2 came back as page 1: the cursor did not reach the upstream")
         )
     elif missing and len(pages) == 1:
-        findings.append(
-            Finding(
-                V.LOST,
-                "result.nextCursor",
-                f"page 1 came without nextCursor: {len(missing)} items of later pages never reach the client",
-            )
-        )
+        findings.append(Finding(V.LOST, "result.nextCursor", _one_page(pages[0], missing, played, scenario.method)))
     elif missing:
         why = played.notes.get("stopped") or "the walk ended early"
         findings.append(Finding(V.LOST, scenario.method, f"{len(missing)} items never arrived ({why})"))
@@ -132,7 +131,24 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
                 "(it could not be probed directly)",
             )
         )
-    return findings
+    return _renaming(scenario.method, renamed) + findings
+
+
+def _renaming(method: str, renamed: dict[str, str]) -> list[Finding]:
+    if not renamed:
+        return []
+    pairs = ", ".join(f"`{old} → {new}`" for old, new in list(renamed.items())[: listing.NAMED_ITEMS])
+    return [Finding(V.CHANGED, f"{method} names", f"later pages' items renamed: {pairs}", change_kinds.RENAMED_ITEMS)]
+
+
+def _one_page(first: list[str], missing: list[str], played: Played, method: str) -> str:
+    """What the one page the client got says, in the words its evidence supports."""
+    reference = played.notes.get("reference")
+    upstream_first = (reference.get("pages") or [[]])[0] if isinstance(reference, dict) else None
+    if not first:
+        lost = len(missing) + len(upstream_first or [])
+        return f"page 1 came empty and without nextCursor: none of the {lost} items of the list reach the client"
+    return f"page 1 came without nextCursor: {len(missing)} items of later pages never reach the client"
 
 
 def _shape(pages: list[list[str]]) -> str:
@@ -162,8 +178,8 @@ def compare_pages(method: str, got: dict[str, Any], sent: dict[str, Any]) -> lis
     upstream_flat = {name: item for page in _named(method, sent) for name, item in page.items()}
     findings += listing.decorations(
         method,
-        {"result": {listing.LISTS[method][0]: list(upstream_flat.values())}},
-        {"result": {listing.LISTS[method][0]: list(flat.values())}},
+        {"result": {item_names.LISTS[method][0]: list(upstream_flat.values())}},
+        {"result": {item_names.LISTS[method][0]: list(flat.values())}},
     )
     altered = sorted(
         name
@@ -176,7 +192,7 @@ def compare_pages(method: str, got: dict[str, Any], sent: dict[str, Any]) -> lis
 
 
 def _named(method: str, notes: dict[str, Any]) -> list[dict[str, dict[str, Any]]]:
-    key = listing.LISTS[method][1]
+    key = item_names.LISTS[method][1]
     return [{str(item.get(key)): item for item in page} for page in notes.get("items") or []]
 
 
