@@ -1,7 +1,8 @@
 """The names a proxy gives the upstream's tools and prompts. A gateway that lists every tool as
 `fixture_text` must be called as `fixture_text`: the probe learns the names from the proxy's own
 lists (matched back to the upstream's items by `item_names.renames`) and calls each item by the name
-the proxy lists, so a cell says what a host calling through it gets. Pure, no Django."""
+the proxy lists (a resource by the URI it lists), so a cell says what a host calling through it
+gets. Pure, no Django."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any
 
 from .item_names import renames
 
-#: The call that names an item → the list that names it.
-NAMED_BY = {"tools/call": "tools/list", "prompts/get": "prompts/list"}
+#: The call that names an item → (the list that names it, the param that names it).
+NAMED_BY = {"tools/call": "tools/list", "prompts/get": "prompts/list", "resources/read": "resources/list"}
+NAMING_PARAM = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
 class Aliases:
@@ -34,6 +36,7 @@ class Aliases:
     def call_params(self, call_method: str, params: Any) -> Any:
         """The params with the item named as the proxy lists it."""
         renamed = self.names.get(NAMED_BY.get(call_method, ""), {})
-        if isinstance(params, dict) and params.get("name") in renamed:
-            return {**params, "name": renamed[params["name"]]}
+        param = NAMING_PARAM.get(call_method, "name")
+        if isinstance(params, dict) and params.get(param) in renamed:
+            return {**params, param: renamed[params[param]]}
         return params

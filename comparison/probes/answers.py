@@ -16,8 +16,9 @@ from comparison.hosts.present import present
 from comparison.hosts.view import HostView
 from registers.core.vocabulary import ProbeVerdict
 
-from . import interop, listing, revisions
+from . import interop, listing, revisions, strictness
 from .diffing import diff, payload
+from .families import pagination
 from .families.base import Finding
 from .scenarios import Scenario, expected_fixture_response
 from .wire import STATELESS_REVISION
@@ -70,8 +71,23 @@ def assess(outcome: Any, exchange: Any, spec: Any, direct_exchange: Any = None) 
         full_views = [present(view, limit=None) for view in views]
         scored = failures.profiles(exchange.response, full_views, is_failure=True)
         outcome.dpcter = [profile.as_dict() for profile in scored]
-    _compare(outcome, scenario, revision, got, spec, direct_exchange)
+    _compare(outcome, scenario, revision, _named_back(scenario, exchange.request, got), spec, direct_exchange)
     return outcome
+
+
+def _named_back(scenario: Scenario, sent: Any, got: dict | None) -> dict | None:
+    """A read made under the URI the proxy lists answers with that URI: compared under the
+    upstream's (the rename is the list's finding, not the read's)."""
+    asked = (sent.get("params") or {}).get("uri") if isinstance(sent, dict) else None
+    upstream = scenario.params.get("uri")
+    result = got.get("result") if isinstance(got, dict) else None
+    if scenario.method != "resources/read" or asked == upstream or not isinstance(result, dict):
+        return got
+    contents = result.get("contents")
+    if not isinstance(contents, list):
+        return got
+    back = [{**c, "uri": upstream} if isinstance(c, dict) and c.get("uri") == asked else c for c in contents]
+    return {**got, "result": {**result, "contents": back}}
 
 
 def _compare(
@@ -82,11 +98,14 @@ def _compare(
         outcome.diff_against = (
             "the fixture probed directly" if spec.upstream == "fixture" else "upstream probed directly"
         )
-        direct = payload(direct_exchange.response)
-        got = _as_revision_asks(outcome, negotiated, direct, got)
+        direct = strictness.normalized(scenario.method, payload(direct_exchange.response))
+        got = strictness.normalized(scenario.method, _as_revision_asks(outcome, negotiated, direct, got))
         outcome.diff = diff(direct, got)
-        named = listing.decorations(scenario.method, direct, got) + listing.membership(scenario.method, direct, got)
-        outcome.findings += [f.as_dict() for f in named]
+        later = pagination.later_names(scenario.method) if spec.upstream == "fixture" else ()
+        named = listing.decorations(scenario.method, direct, got) + listing.membership(
+            scenario.method, direct, got, later
+        )
+        outcome.findings += [f.as_dict() for f in named or strictness.explain(direct, got, outcome.diff)]
         scored = interop.cell_interop(scenario.method, got, direct)
         if named and listing.explained(scenario.method, outcome.diff, direct, got):
             # Every difference is a kind of change: what each kind does to a host decides.
@@ -98,12 +117,14 @@ def _compare(
         expected = expected_for(scenario, negotiated)
         if expected is not None:
             outcome.diff_against = "the fixture's known answer"
-            got = _as_revision_asks(outcome, negotiated, expected, got)
+            got = strictness.normalized(scenario.method, _as_revision_asks(outcome, negotiated, expected, got))
+            expected = strictness.normalized(scenario.method, expected)
             if "error" in expected and got and "error" in got:
                 # The fixture's own error text is not fixed for every case: compare what it states.
                 outcome.diff = diff(expected["error"], got["error"], "error", subset=True)
             else:
                 outcome.diff = diff(expected, got)
+            outcome.findings += [f.as_dict() for f in strictness.explain(expected, got, outcome.diff)]
             outcome.interop = _negotiating(
                 interop.cell_interop(scenario.method, got, payload(expected), same_error=_states_alike), negotiated
             )

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import fixture_conformance
 from .families import fixture_tools
-from .fixture_content import PROMPTS, TOOLS
+from .fixture_content import PROMPTS, RESOURCES, TOOLS
 
 INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
 #: The scenario families' tools, then the conformance suite's (kept apart in their own module).
@@ -43,4 +43,9 @@ def first_pages() -> dict[str, dict[str, Any]]:
     return {
         "tools/list": {"result": {"tools": tool_entries()}},
         "prompts/list": {"result": {"prompts": prompt_entries()}},
+        "resources/list": {"result": {"resources": resource_entries()}},
     }
+
+
+def resource_entries() -> list[dict[str, Any]]:
+    return [{"uri": uri, "name": item["name"], "mimeType": item["mimeType"]} for uri, item in RESOURCES.items()]

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from registers.core.vocabulary import Revision as R
 
 from . import fixture_conformance, fixture_journal
-from .catalogue import FAMILY_TOOLS, INPUT_SCHEMA, prompt_entries, tool_entries
+from .catalogue import FAMILY_TOOLS, INPUT_SCHEMA, prompt_entries, resource_entries, tool_entries
 from .families import caching, cancellation, changes, pagination, upstream_told
 from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
@@ -85,7 +85,7 @@ async def get_prompt(ctx, params) -> types.GetPromptResult:
 
 
 async def list_resources(ctx, params) -> types.ListResourcesResult:
-    first = [{"uri": uri, "name": item["name"], "mimeType": item["mimeType"]} for uri, item in RESOURCES.items()]
+    first = resource_entries()
     later = [{"uri": uri, "name": uri.rsplit("/", 1)[-1], "mimeType": "text/plain"} for uri in PAGED["resources/list"]]
     items, cursor = _page(first, later, params)
     return types.ListResourcesResult(resources=[types.Resource.model_validate(r) for r in items], next_cursor=cursor)

@@ -14,8 +14,8 @@ LISTS = {
 }
 
 
-#: Separators a gateway puts between its prefix (or suffix) and an upstream item's name.
-AFFIX_SEPARATORS = ("_", "__", "-", ".", "/", ":")
+#: Characters a gateway puts between its own segment and an upstream item's name.
+SEPARATORS = frozenset("_-./:")
 
 
 def items(method: str, answer: Any) -> dict[str, dict[str, Any]]:
@@ -28,14 +28,6 @@ def items(method: str, answer: Any) -> dict[str, dict[str, Any]]:
     return {str(item.get(name)): item for item in found if isinstance(item, dict)}
 
 
-def affixed(upstream: str, listed: str) -> bool:
-    """Whether `listed` is `upstream` with a gateway's prefix or suffix (`fixture_text`, `text.up`)."""
-    if listed == upstream or upstream not in listed:
-        return False
-    head, _, tail = listed.partition(upstream)
-    return (not head or head.endswith(AFFIX_SEPARATORS)) and (not tail or tail.startswith(AFFIX_SEPARATORS))
-
-
 def _alike(upstream: dict[str, Any], listed: dict[str, Any], name: str) -> bool:
     """The same item under another name: every field but the name (and a title) equal."""
     rest = [field for field in (*upstream, *listed) if field not in (name, "title")]
@@ -43,19 +35,56 @@ def _alike(upstream: dict[str, Any], listed: dict[str, Any], name: str) -> bool:
 
 
 def renames(method: str, sent: Any, got: Any) -> dict[str, str]:
-    """{upstream name: the name the client's list gives it} for items the proxy renamed: matched
-    back by their fields (description, schemas, annotations), else by a gateway's prefix or suffix
-    when exactly one listed item carries the name so."""
+    """{upstream name: the name the client's list gives it} for items the proxy renamed: by the
+    segment a gateway inserts into the names (a prefix, a suffix, or a namespace after a URI's
+    scheme: the one most of the missing names share), else matched back by their fields
+    (description, schemas, annotations) when exactly one item has them."""
     before, after = items(method, sent), items(method, got)
     name = LISTS.get(method, ("", "name"))[1]
     missing = [key for key in before if key not in after]
     extra = [key for key in after if key not in before]
-    found: dict[str, str] = {}
+    found = by_insert(missing, extra)
     for key in missing:
-        candidates = [other for other in extra if other not in found.values()]
-        alike = [other for other in candidates if _alike(before[key], after[other], name)]
-        by_affix = [other for other in candidates if affixed(key, other)]
-        chosen = [other for other in alike if other in by_affix] or (alike if len(alike) == 1 else []) or by_affix
-        if len(chosen) == 1:
-            found[key] = chosen[0]
+        if key in found:
+            continue
+        alike = [o for o in extra if o not in found.values() and _alike(before[key], after[o], name)]
+        if len(alike) == 1:
+            found[key] = alike[0]
     return found
+
+
+def inserts(upstream: str, listed: str) -> set[tuple[int, str]]:
+    """(where, what) for each way `listed` is `upstream` with one segment inserted at a boundary
+    (the start, the end, or next to a separator)."""
+    extra = len(listed) - len(upstream)
+    if extra <= 0:
+        return set()
+    found = set()
+    for at in range(len(upstream) + 1):
+        if listed.startswith(upstream[:at]) and listed.endswith(upstream[at:]):
+            segment = listed[at : at + extra]
+            bounded = at in (0, len(upstream)) or upstream[at - 1] in SEPARATORS or upstream[at] in SEPARATORS
+            if bounded and (segment[0] in SEPARATORS or segment[-1] in SEPARATORS or at in (0, len(upstream))):
+                where = 0 if at == 0 else -1 if at == len(upstream) else 1
+                found.add((where, segment))
+    return found
+
+
+def by_insert(missing: list[str], extra: list[str]) -> dict[str, str]:
+    """The renames explained by the one inserted segment most of the names share."""
+    counts: dict[tuple[int, str], int] = {}
+    pairs: dict[tuple[int, str], dict[str, list[str]]] = {}
+    for key in missing:
+        for other in extra:
+            for insert in inserts(key, other):
+                counts[insert] = counts.get(insert, 0) + 1
+                pairs.setdefault(insert, {}).setdefault(key, []).append(other)
+    if not counts:
+        return {}
+    best = max(counts, key=lambda insert: (counts[insert], -len(insert[1])))
+    return {key: others[0] for key, others in pairs[best].items() if len(others) == 1}
+
+
+def affixed(upstream: str, listed: str) -> bool:
+    """Whether `listed` is `upstream` with a gateway's segment inserted (`fixture_text`)."""
+    return bool(inserts(upstream, listed))

@@ -11,7 +11,7 @@ from comparison.hosts.change_kinds import DECORATED_LIST, MERGED_PAGES, PROXY_IT
 from registers.core.vocabulary import ProbeVerdict
 
 from .families.base import Finding
-from .item_names import LISTS, items, renames
+from .item_names import LISTS, affixed, items, renames
 
 #: list method → the host aspect of its pages (comparison.hosts.reactions).
 ASPECTS = {
@@ -99,10 +99,11 @@ def decorations(method: str, sent: Any, got: Any) -> list[Finding]:
     ]
 
 
-def membership(method: str, sent: Any, got: Any) -> list[Finding]:
+def membership(method: str, sent: Any, got: Any, later: tuple[str, ...] = ()) -> list[Finding]:
     """Which items the client's list holds against the upstream's, by name: items renamed (one
-    finding naming each), items missing, and items of the proxy's own. A merged list's later
-    pages are not the proxy's own (`decorations` names them)."""
+    finding naming each), items missing, and items of the proxy's own. The upstream's later pages
+    merged into the list are not the proxy's own: `later` names them where they are known (the
+    fixture's); otherwise a list merged whole counts none of its extra items as the proxy's."""
     before, after = items(method, sent), items(method, got)
     if method not in LISTS or not before or not isinstance(got, dict) or "result" not in got:
         return []
@@ -119,9 +120,10 @@ def membership(method: str, sent: Any, got: Any) -> list[Finding]:
         findings.append(
             Finding(ProbeVerdict.LOST, f"result.{key}", f"missing from the client's list: {_named(missing, key)}")
         )
-    merged = _cursor(sent) and not _cursor(got) and not missing and not renamed
-    own = [name for name in after if name not in before and name not in renamed.values()]
-    if own and not merged:
+    merged = _cursor(sent) and not _cursor(got) and not missing
+    upstreams = [name for name in after if name in later or any(affixed(item, name) for item in later)]
+    own = [name for name in after if name not in before and name not in renamed.values() and name not in upstreams]
+    if own and not (merged and not later):
         findings.append(
             Finding(
                 ProbeVerdict.CHANGED,

@@ -34,12 +34,14 @@ from .stdio_transport import StdioTransport
 from .tries import DEFAULT_TRIES, MAX_TRIES
 from .wire import WireClient
 
-AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED = (
+AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED, LOST, REFUSED = (
     ProbeVerdict.AS_EXPECTED,
     ProbeVerdict.CHANGED,
     ProbeVerdict.INVALID,
     ProbeVerdict.FAILED,
     ProbeVerdict.NOT_COMPARED,
+    ProbeVerdict.LOST,
+    ProbeVerdict.REFUSED,
 )
 VERDICTS = PROBE_VERDICTS
 #: A launch command runs from here, so `python -m comparison…` finds the project.
@@ -97,7 +99,9 @@ class ProbeOutcome:
         if self.assessed:
             return self.assessed
         if self.diff:
-            return CHANGED
+            # A difference is a change, or worse where a finding says something was lost or refused.
+            told = {f.get("verdict") for f in self.findings}
+            return LOST if LOST in told else REFUSED if REFUSED in told else CHANGED
         if self.findings and any(f.get("verdict", INVALID) == INVALID for f in self.findings):
             return INVALID
         if not self.diff_against:

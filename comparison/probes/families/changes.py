@@ -59,8 +59,12 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
     played = Played()
     if scenario.key == "resource-updated":
         answer = add(played, client.request("resources/subscribe", {"uri": URI}))
-        if answer.failure or (answer.response or {}).get("error"):
-            played.untestable = f"resources/subscribe was not accepted: {error_of(answer) or answer.failure}"
+        if answer.failure:
+            played.untestable = f"resources/subscribe got no answer: {answer.failure}"
+            return played
+        if (answer.response or {}).get("error"):
+            # The fixture accepts every subscription: an error is the proxy's refusal.
+            played.notes["refused"] = f"the upstream accepts resources/subscribe; the client got {error_of(answer)}"
             return played
         add(played, tool_call(client, "bump", {"uri": URI}, None, Call(settle=SETTLE, until=all_reported(UPDATED))))
     else:
@@ -135,6 +139,8 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
 def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     if played.untestable:
         return [Finding(V.NOT_TESTABLE, scenario.key, played.untestable)]
+    if played.notes.get("refused"):
+        return [Finding(V.REFUSED, "resources/subscribe", played.notes["refused"])]
     if played.notes.get("listen_closed"):
         return [Finding(V.LOST, "subscriptions/listen", played.notes["listen_closed"])]
     upstream = played.upstream

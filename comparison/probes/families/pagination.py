@@ -42,6 +42,11 @@ KEYS = {
 }
 
 
+def later_names(method: str) -> tuple[str, ...]:
+    """The names of the fixture's items after its first page of `method`'s list."""
+    return LISTS[method][2] if method in LISTS else ()
+
+
 class BadCursor(ValueError):
     """A cursor the fixture never handed out."""
 

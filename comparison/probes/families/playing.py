@@ -71,10 +71,15 @@ def error_of(exchange: Any) -> str:
 
 
 def no_report(what: str, played: Played) -> list[Finding]:
-    """The finding when the upstream's report did not come back: the check cannot be made."""
+    """The finding when the upstream's report did not come back. The fixture reports every call it
+    gets, so an error in its place is the proxy's refusal; no call made leaves nothing to judge."""
     last = played.exchanges[-1] if played.exchanges else None
-    why = (error_of(last) or "another answer") if last is not None else "no call was made"
-    return [Finding(ProbeVerdict.NOT_TESTABLE, what, f"no report from the upstream: {why}")]
+    if last is None:
+        return [Finding(ProbeVerdict.NOT_TESTABLE, what, "no report from the upstream: no call was made")]
+    refused = error_of(last)
+    if refused:
+        return [Finding(ProbeVerdict.REFUSED, what, f"the call was refused where the upstream answers it: {refused}")]
+    return [Finding(ProbeVerdict.NOT_TESTABLE, what, "no report from the upstream: another answer")]
 
 
 def add(played: Played, exchange: Any) -> Any:
