@@ -91,4 +91,15 @@ ensure_probe_peers() {
     (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
     cp "$dir/package-lock.json" "$stamp"
   fi
+  # The corpus of real proxies (tests/corpus.py): each Python one in a virtualenv of its own.
+  local name
+  for name in fastmcp magg; do
+    requirements="comparison/probes/peers/requirements-$name.txt"
+    if ! cmp -s "$requirements" ".venv-corpus/$name/.installed" 2>/dev/null; then
+      rm -rf ".venv-corpus/$name"
+      "$(find_python)" -m venv ".venv-corpus/$name"
+      ".venv-corpus/$name/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+      cp "$requirements" ".venv-corpus/$name/.installed"
+    fi
+  done
 }

@@ -20,20 +20,22 @@ from tests.relay_targets import relay_target
 
 @pytest.mark.django_db
 def test_row_7_an_absent_field_says_absent_and_each_host_says_whether_it_was_affected(client):
+    decorated = start_run(target=relay_target("decorate-lists"), revisions=["2025-06-18"], scenarios=["tools-list"])
+    assert decorated.status == "done", decorated.error
+    added = decorated.results.get(scenario="tools-list")
+    html = client.get(added.get_absolute_url()).content.decode()
+    diff_row = html[html.index("<code>result.tools[name=text].title</code>") :].split("</tr>")[0]
+    assert "<td>added</td>" in diff_row
+    assert '<span class="muted">absent</span>' in diff_row, 'the upstream sent no title: absent, never ""'
+
     run = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["text", "is-error"])
     assert run.status == "done", run.error
-    added = run.results.get(scenario="text")
-    html = client.get(added.get_absolute_url()).content.decode()
-    diff_row = html[html.index("<code>result.isError</code>") :].split("</tr>")[0]
-    assert "<td>added</td>" in diff_row
-    assert '<span class="muted">absent</span>' in diff_row, 'the upstream sent no isError: absent, never ""'
-    assert "false" in diff_row
-    assert affected_hosts(html) == {host for host, same in added.interop.items() if not same}
-    assert len(host_lines(html)) == 5, "one line per host"
-
+    # `isError: false` where the upstream sent none is the schema's default: the same answer.
+    assert run.results.get(scenario="text").verdict == "as expected"
     lost = run.results.get(scenario="is-error")
     html = client.get(lost.get_absolute_url()).content.decode()
     assert affected_hosts(html) == {host for host, same in lost.interop.items() if not same}
+    assert len(host_lines(html)) == 5, "one line per host"
     assert {"opencode-v1", "opencode-v2"} <= affected_hosts(html), "a tool error turned success reaches the model"
 
 
@@ -176,14 +178,15 @@ def test_row_6_the_comparison_leads_with_its_summary_and_lists_only_what_differs
     from comparison.compare_selectors import SCENARIO_TITLES
 
     built_in = ProbeTarget.objects.get(builtin=True)
-    scenarios = ["text", "rpc-error"]
+    scenarios = ["is-error", "rpc-error"]
     direct = start_run(target=built_in, revisions=["2025-06-18"], scenarios=scenarios)
     relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=scenarios)
     url = f"/probes/compare/?run={direct.pk}&run={relayed.pk}"
     html = client.get(url).content.decode()
     assert html.index('id="summary-h"') < html.index('id="charts-h"') < html.index('id="cells-h"')
     cells = html[html.index('id="compare-cells"') :]
-    assert f"<td>{SCENARIO_TITLES['text']} <code>text</code></td>" in cells, "named as the run page names it"
+    title = SCENARIO_TITLES["is-error"]
+    assert f"<td>{title} <code>is-error</code></td>" in cells, "named as the run page names it"
     assert "<code>rpc-error</code>" not in cells, "both runs agree on it: not listed by default"
     assert "1 of 2 scenario × revision cells: the cells that differ" in html
     assert 'href="?run=' in html

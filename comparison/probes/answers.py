@@ -105,7 +105,8 @@ def _compare(
         named = listing.decorations(scenario.method, direct, got) + listing.membership(
             scenario.method, direct, got, later
         )
-        outcome.findings += [f.as_dict() for f in named or strictness.explain(direct, got, outcome.diff)]
+        rest = listing.unexplained(scenario.method, outcome.diff) if named else outcome.diff
+        outcome.findings += [f.as_dict() for f in named + strictness.explain(direct, got, rest)]
         scored = interop.cell_interop(scenario.method, got, direct)
         if named and listing.explained(scenario.method, outcome.diff, direct, got):
             # Every difference is a kind of change: what each kind does to a host decides.

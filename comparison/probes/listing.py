@@ -99,6 +99,14 @@ def decorations(method: str, sent: Any, got: Any) -> list[Finding]:
     ]
 
 
+def unexplained(method: str, differences: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The differences of a list answer that are not about its items or its cursor (what the
+    kinds of `decorations` and `membership` tell): a caching hint rewritten, a field added."""
+    key = LISTS.get(method, ("", ""))[0]
+    about_items = (f"result.{key}[", "result.nextCursor")
+    return [d for d in differences if not str(d.get("path", "")).startswith(about_items)]
+
+
 def membership(method: str, sent: Any, got: Any, later: tuple[str, ...] = ()) -> list[Finding]:
     """Which items the client's list holds against the upstream's, by name: items renamed (one
     finding naming each), items missing, and items of the proxy's own. The upstream's later pages

@@ -40,7 +40,7 @@ def normalized(method: str, answer: dict[str, Any] | None) -> dict[str, Any] | N
 
 
 def _quote(value: Any, limit: int = 120) -> str:
-    text = value if isinstance(value, str) else str(value)
+    text = " ".join((value if isinstance(value, str) else str(value)).split())
     return f"“{text[:limit]}{'…' if len(text) > limit else ''}”"
 
 
@@ -74,6 +74,22 @@ def explain(sent: Any, got: Any, differences: list[dict[str, Any]]) -> list[Find
                 "result",
                 f"the upstream's result never reaches the client: it got JSON-RPC error {got_error.get('code')} "
                 f"{_quote(got_error.get('message', ''))}",
+            )
+        ]
+    sent_result = sent.get("result") if isinstance(sent, dict) else None
+    got_result = got.get("result") if isinstance(got, dict) else None
+    if (
+        isinstance(sent_result, dict)
+        and isinstance(got_result, dict)
+        and got_result.get("isError") is True
+        and sent_result.get("isError") is not True
+    ):
+        return [
+            Finding(
+                ProbeVerdict.LOST,
+                "result.isError",
+                "the upstream's result never reaches the client: it got a tool error saying "
+                + _quote(_text_of(got_result)),
             )
         ]
     told = [_said(difference) for difference in differences[:TOLD]]

@@ -103,7 +103,11 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
                         f"stream closed ({stream.ended or 'ended'}): no event can reach the client"
                     )
                     return played
-                played.untestable = f"subscriptions/listen did not open a stream: {stream.ended or 'no answer'}"
+                # The fixture serves subscriptions/listen at every revision that has it.
+                played.notes["listen_closed"] = (
+                    f"subscriptions/listen, which the upstream serves, opened no stream through the proxy: "
+                    f"{stream.ended or 'no answer'}"
+                )
                 return played
             time.sleep(0.05)  # the acknowledgement is the stream's first frame
             stream.mark()
@@ -173,14 +177,24 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
             if isinstance(m.get("params"), dict) and (m["params"].get("_meta") or {}).get(SUBSCRIPTION_ID) == listen_id
         ]
         if not tagged:
-            findings.append(
-                Finding(
-                    V.CHANGED,
-                    f"_meta.{SUBSCRIPTION_ID}",
-                    "the notification reached the client without its listen stream's subscription id",
-                )
-            )
+            findings.append(Finding(V.CHANGED, f"_meta.{SUBSCRIPTION_ID}", _untagged(arrived, listen_id)))
     return findings
+
+
+def _untagged(arrived: list[dict[str, Any]], listen_id: Any) -> str:
+    """Why no notification carried this listen stream's id, in the words the ids support: ids of
+    the client's earlier (cancelled) listen streams mean the proxy left those open upstream."""
+    ids = [(m.get("params", {}).get("_meta") or {}).get(SUBSCRIPTION_ID) for m in arrived if isinstance(m, dict)]
+    earlier = sorted({i for i in ids if isinstance(i, int) and isinstance(listen_id, int) and i < listen_id})
+    if earlier:
+        return (
+            f"it came only for listen stream(s) {earlier} the client had cancelled, none for its current one "
+            f"({listen_id}): the proxy leaves earlier listen streams open upstream"
+        )
+    if any(i is not None for i in ids):
+        used = sorted(map(str, ids))
+        return f"it came with subscription id(s) {used} the client never used (its listen is {listen_id})"
+    return "the notification reached the client without its listen stream's subscription id"
 
 
 def _scenario(key: str, title: str, tool: str) -> Scenario:
