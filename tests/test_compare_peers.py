@@ -67,35 +67,26 @@ def check_the_comparison_page_over_the_three_runs(three_runs, client):
     _, runs = three_runs
     query = "&".join(f"run={run.pk}" for run in runs)
     html = client.get(f"/probes/compare/?{query}").content.decode()
-    # 15 scored cells a run (tools-list has no known answer to compare with). Through mcp-proxy every
-    # host gets the upstream's answer only for is-error (isError already true) and prompt-multi.
-    # tools-list is compared with the fixture probed directly (3 cells more), and a host is scored only
-    # at revisions it negotiates (mcp-proxy's isError at 2025-11-25 changes nothing for lootbox).
-    assert scores(html) == [("100.0%", "18/18"), ("61.1%", "11/18"), ("100.0%", "18/18")]
+    # 18 scored cells a run (tools-list is compared with the fixture probed directly). Through
+    # mcp-proxy every host gets the upstream's answer but for rpc-error (an error turned into an
+    # isError result): the `isError: false` it adds to text and image is the schema's default. A host
+    # is scored only at revisions it negotiates (lootbox never negotiates 2025-11-25).
+    assert scores(html) == [("100.0%", "18/18"), ("83.3%", "15/18"), ("100.0%", "18/18")]
     per_host = dict.fromkeys(("opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx"), "")
     for host in per_host:
         per_host[host] = re.findall(rf'<td data-host="{host}" data-run="\d+">([^<]*)', html)[1].strip()
-    # opencode loses only the rpc-error cells (a result instead of a thrown error); a lootbox script
-    # also sees isError: false on text and image, but only at 2025-06-18 (it never negotiates a later
-    # revision, and mcp-proxy answers 2026-07-28 with 2025-11-25); Cloudflare and mcpx hand on image
-    # results whole. tools-list is scored for every host (the same list, as the upstream sent it).
+    # Every host loses the rpc-error cells at the revisions it negotiates: mcp-proxy answers
+    # 2026-07-28 with 2025-11-25, which Cloudflare negotiates; lootbox stops at 2025-06-18.
     assert per_host == {
         "opencode-v1": "83.3% (15/18)",
         "opencode-v2": "83.3% (15/18)",
-        "lootbox": "80.0% (12/15)",
-        "cloudflare": "60.0% (9/15)",
-        "mcpx": "66.7% (12/18)",
+        "lootbox": "93.3% (14/15)",
+        "cloudflare": "80.0% (12/15)",
+        "mcpx": "83.3% (15/18)",
     }
     cells = html[html.index('id="compare-cells"') :]
-    text_line = re.search(r"<tr[^>]*><td>[^<]*<code>text</code></td><td>2025-06-18</td>(.*?)</tr>", cells, re.S).group(
-        1
-    )
-    columns = text_line.split("</td><td>")
-    assert ">as expected<" in columns[0]
-    assert ">changed by proxy<" in columns[1]
-    assert "<code>result.isError added</code>" in columns[1]
-    assert "differs for lootbox" in columns[1]
-    assert ">as expected<" in columns[2]
+    # Every run agrees on text (mcp-proxy's `isError: false` is the default): not listed by default.
+    assert "<code>text</code></td><td>2025-06-18</td>" not in cells
     error_line = re.search(
         r"<tr[^>]*><td>[^<]*<code>rpc-error</code></td><td>2025-11-25</td>(.*?)</tr>", cells, re.S
     ).group(1)
@@ -115,9 +106,9 @@ def check_the_comparison_exports_say_what_the_page_says(three_runs, client):
     _, runs = three_runs
     query = "&".join(f"run={run.pk}" for run in runs)
     data = json.loads(client.get(f"/probes/compare/?{query}&format=json").content)
-    assert [r["interop"]["overall"]["percent"] for r in data["runs"]] == [100.0, 61.1, 100.0]
-    assert [r["interop"]["hosts"]["lootbox"]["percent"] for r in data["runs"]] == [100.0, 80.0, 100.0]
-    assert [r["counts"]["changed by proxy"] for r in data["runs"]] == [0, 9, 0], "text, image, rpc-error × 3"
+    assert [r["interop"]["overall"]["percent"] for r in data["runs"]] == [100.0, 83.3, 100.0]
+    assert [r["interop"]["hosts"]["lootbox"]["percent"] for r in data["runs"]] == [100.0, 93.3, 100.0]
+    assert [r["counts"]["changed by proxy"] for r in data["runs"]] == [0, 3, 0], "rpc-error × 3"
     proxy_output = [r["dpcter"][0]["consumers"]["proxy output"] for r in data["runs"]]
     assert [p["total"] for p in proxy_output] == [6, 6, 6]
     assert proxy_output[1]["typed"] == 6, "every is-error and rpc-error cell is detected in mcp-proxy's output"
@@ -128,7 +119,7 @@ def check_the_comparison_exports_say_what_the_page_says(three_runs, client):
         "invalid for revision",
     }
     markdown = client.get(f"/probes/compare/?{query}&format=md").content.decode()
-    assert "| interop (every host) | 100.0% (18/18) | 61.1% (11/18) | 100.0% (18/18) |" in markdown
+    assert "| interop (every host) | 100.0% (18/18) | 83.3% (15/18) | 100.0% (18/18) |" in markdown
     report = client.get(f"/probes/compare/?{query}&format=html")
     assert report["Content-Disposition"].endswith('.html"')
     assert report.content.count(b"<svg") == 3
@@ -148,7 +139,7 @@ def check_the_comparison_keeps_its_queries_constant(three_runs, client):
 def check_the_target_page_shows_each_runs_score_and_the_trend(three_runs, client):
     targets, runs = three_runs
     html = client.get(f"/probes/targets/{targets[1].pk}/").content.decode()
-    assert '<td class="score">61.1% (11/18)</td>' in html
+    assert '<td class="score">83.3% (15/18)</td>' in html
     assert "Interop score over this target" in html
     listing = client.get("/probes/").content.decode()
     link = re.search(r'id="compare-latest" href="([^"]+)"', listing).group(1).replace("&amp;", "&")

@@ -79,8 +79,10 @@ def test_supergateway_stateful_passes_the_other_directions_until_2026():
     before = {key: said(o) for (key, rev), o in cells.items() if rev == "2025-11-25" and key != "told-headers"}
     assert before == dict.fromkeys(before, (V.AS_EXPECTED, [])), "progress, logging, requests, cursors, cancel"
     for kind in ("sampling", "elicit-form", "elicit-url", "roots"):
-        # Its SDK's tools/call schema drops what it does not know: the retry's requestState.
-        assert said(cells[(f"mrtr-{kind}", "2026-07-28")]) == (V.LOST, ["requestState"])
+        # It gives the client a state of its own (`sgw:<uuid>`) and the upstream its own back.
+        outcome = cells[(f"mrtr-{kind}", "2026-07-28")]
+        assert said(outcome) == (V.AS_EXPECTED, ["requestState"])
+        assert "opaque, as allowed" in outcome.findings[0]["message"]
     # At 2026-07-28 every request is a session of its own: the listen stream hears nothing.
     assert said(cells[("list-changed", "2026-07-28")]) == (V.LOST, ["notifications/tools/list_changed"])
     assert said(cells[("resource-updated", "2026-07-28")]) == (V.LOST, ["notifications/resources/updated"])

@@ -56,10 +56,13 @@ def test_mcp_proxy_turns_a_jsonrpc_error_into_an_iserror_result(through_mcp_prox
 def test_mcp_proxy_adds_iserror_false_and_replaces_unknown_blocks(through_mcp_proxy):
     text = cell(through_mcp_proxy, "text", "2025-06-18")
     assert text.response["result"]["isError"] is False
-    assert [d["path"] for d in text.diff] == ["result.isError"]
+    assert text.diff == [], "`isError: false` is the schema's default: the same answer as none"
+    assert text.verdict == "as expected"
     unknown = cell(through_mcp_proxy, "unknown-type", "2025-11-25")
     assert unknown.response["result"]["isError"] is True
     assert all(block["type"] == "text" for block in unknown.response["result"]["content"])
+    assert unknown.verdict == "lost by proxy", "the result never reaches the client: a tool error does"
+    assert "never reaches the client: it got a tool error saying" in unknown.findings[-1]["message"]
 
 
 def test_mcp_proxy_answers_2026_with_a_session(through_mcp_proxy):
@@ -70,7 +73,7 @@ def test_mcp_proxy_answers_2026_with_a_session(through_mcp_proxy):
 
 def test_mcp_proxy_passes_content_blocks_unchanged(through_mcp_proxy):
     mixed = cell(through_mcp_proxy, "mixed", "2025-11-25")
-    assert [d["path"] for d in mixed.diff] == ["result.isError"], "blocks, annotations and _meta pass unchanged"
+    assert mixed.diff == [], "blocks, annotations and _meta pass unchanged (and `isError: false` is the default)"
 
 
 def test_supergateway_stateful_changes_nothing():
@@ -108,6 +111,8 @@ def test_server_everything_direct_and_through_mcp_proxy():
             through = run_probe(spec, scenarios=list(EVERYTHING), revisions_=["2025-11-25"], upstream=upstream_spec)
     assert cell(direct, "echo", "2026-07-28").negotiated == "2025-11-25", "server-everything counter-offers"
     assert Counter(o.verdict for o in direct)["failed to probe"] == 0
-    assert cell(through, "echo", "2025-11-25").diff == [{"path": "result.isError", "change": "added", "after": False}]
+    echo = cell(through, "echo", "2025-11-25")
+    assert echo.response["result"]["isError"] is False, "mcp-proxy adds the default"
+    assert echo.diff == [], "which is the same answer as none"
     method = cell(through, "no-such-method", "2025-11-25")
     assert method.response["error"]["code"] == -32602, "mcp-proxy answers an unknown method with -32602"

@@ -81,6 +81,10 @@ SAME_ASPECT = {
 }
 
 _NO_SAMPLING = "declares no sampling capability and has no handler"
+_MCP_HEADERS_LOST = (
+    "the upstream gets its calls without the MCP headers the client sent (version, session; method and "
+    f"name at {R.V2026_07_28}): it may refuse them or read them as another revision"
+)
 _TOOL_LIST = "the tool list offered to the model"
 
 #: How an SDK 1.x client meets an unknown session: it throws on any error status, 404 or not, and
@@ -172,8 +176,8 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
             f"{OC1}: `callTool` options",
         ),
         "told-headers": using(
-            "sends the `headers` of a remote server's configuration (often its credentials)",
-            "the upstream refuses or serves an anonymous caller",
+            "sends the MCP headers of its SDK's Streamable HTTP client",
+            _MCP_HEADERS_LOST,
             "v1:packages/opencode/src/mcp/index.ts (StreamableHTTPClientTransport `requestInit.headers`)",
         ),
         "session-get": using(
@@ -237,8 +241,8 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
         "told-client-info": ignoring("sends clientInfo `opencode`", f'{OC2} `new Client({{ name: "opencode" …}})`'),
         "told-meta": ignoring("sends only the SDK's progress token in `_meta`", f"{OC2} callTool options"),
         "told-headers": using(
-            "sends the configured `headers` of a remote server",
-            "the upstream refuses or serves an anonymous caller",
+            "sends the MCP headers of its SDK's Streamable HTTP client",
+            _MCP_HEADERS_LOST,
             f"{OC2} StreamableHTTPClientTransport `requestInit.headers`",
         ),
         "session-get": using(

@@ -20,6 +20,8 @@ NAME = "upstream-told"
 TOOL = "echo-context"
 META_KEY = "mcp-compare.dev/probe"
 STATELESS = Revision.V2026_07_28
+#: The revision that added the MCP-Protocol-Version header to every request after the opening.
+VERSION_HEADER_FROM = Revision.V2025_06_18
 HEADERS = ("mcp-protocol-version", "mcp-session-id", "mcp-method", "mcp-name")
 #: The arguments the probe calls the echo with: each must reach the upstream as sent, and no other.
 ARGUMENTS = {"note": "as sent"}
@@ -235,7 +237,8 @@ def _headers(upstream: dict, notes: dict, revision: str) -> list[Finding]:
         return [Finding(V.NOT_TESTABLE, "HTTP headers", "the upstream is reached over stdio: no headers arrive there")]
     headers = {name.lower(): value for name, value in headers.items()}
     findings = []
-    want = {"mcp-protocol-version": notes["negotiated"]}
+    # Each header only where its revision has it: MCP-Protocol-Version from 2025-06-18.
+    want = {"mcp-protocol-version": notes["negotiated"]} if revision >= VERSION_HEADER_FROM else {}
     if revision >= STATELESS:
         want.update({"mcp-method": "tools/call", "mcp-name": TOOL})
     for name, value in want.items():
