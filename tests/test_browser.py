@@ -255,8 +255,8 @@ def test_compare_the_latest_runs_with_their_charts(page):
     figure.get_by_text("Table").click()
     assert figure.locator("table tbody tr").nth(1).inner_text().split("\t")[:3] == [
         f"#{through.pk} mcp-proxy → fixture",
-        "0",
-        "2",
+        "1",
+        "1",
     ]
     page.get_by_text("Export", exact=True).click()
     with page.expect_download() as download:
