@@ -156,7 +156,7 @@ def test_messages_moved_to_the_get_stream_are_named_and_lost_only_for_hosts_with
     logging = found[("logging", "2025-06-18")]
     assert kinds(logging) == {change_kinds.MOVED_TO_GET_STREAM}
     assert logging.interop["opencode-v1"] is True, "opencode opens the GET stream: it gets them there"
-    assert logging.interop["mcpx"] is False, "a host with no GET stream (not modelled) loses them"
+    assert "mcpx" not in logging.interop, "no source says what mcpx does with the GET stream: unknown, unscored"
 
 
 def test_a_session_the_proxy_opens_of_its_own_upstream_is_named():
@@ -230,7 +230,7 @@ def test_what_each_kind_of_change_does_to_each_host():
     )
     status = {o.host: o.status for o in outcomes}
     assert status["opencode-v1"] == "unaffected"
-    assert status["mcpx"] == "affected"
+    assert status["mcpx"] == "not scored", "not modelled: unknown, never counted as affected"
     at_newest = protocol.interop("progress", STATELESS, V.LOST, expected=V.AS_EXPECTED)
     assert at_newest["lootbox"] is True, "a host is affected only at revisions it negotiates"
 

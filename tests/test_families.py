@@ -185,32 +185,34 @@ EVERY_HOST = {"opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx"}
 #: Who a proxy's loss changes anything for, per scenario, at a revision every host negotiates
 #: (comparison.hosts.protocol; the sources are in its table, tests/test_real_protocol.py checks the
 #: opencode and codemode rows on the real hosts). mcpx is in every set: nothing here models it.
+#: mcpx (the registers' subject proxy) has no reaction read from a source: unknown, scored for
+#: nobody, except where a change reaches every host whatever it does.
 AFFECTED = {
-    "progress": {"opencode-v1", "mcpx"},
-    "logging": {"mcpx"},
-    "ask-sampling": {"mcpx"},
-    "ask-elicit-form": {"opencode-v2", "mcpx"},
-    "ask-elicit-url": {"opencode-v2", "mcpx"},
-    "ask-roots": {"opencode-v1", "opencode-v2", "mcpx"},
-    "mrtr-sampling": {"mcpx"},
-    "mrtr-elicit-form": {"opencode-v2", "mcpx"},
-    "mrtr-elicit-url": {"opencode-v2", "mcpx"},
-    "mrtr-roots": {"opencode-v1", "opencode-v2", "mcpx"},
-    "pages-tools": {"opencode-v1", "opencode-v2", "mcpx"},
-    "pages-prompts": {"opencode-v1", "opencode-v2", "mcpx"},
-    "pages-resources": {"opencode-v1", "mcpx"},
-    "pages-templates": {"opencode-v1", "mcpx"},
-    "list-changed": {"opencode-v1", "opencode-v2", "mcpx"},
-    "resource-updated": {"mcpx"},
-    "cancel": {"opencode-v1", "opencode-v2", "mcpx"},
-    "told-version": EVERY_HOST,
-    "told-capabilities": {"opencode-v1", "opencode-v2", "mcpx"},
-    "told-client-info": {"mcpx"},
-    "told-meta": {"mcpx"},
-    "told-headers": {"opencode-v1", "opencode-v2", "mcpx"},
-    "session-get": {"opencode-v1", "opencode-v2", "mcpx"},
+    "progress": {"opencode-v1"},
+    "logging": set(),
+    "ask-sampling": set(),
+    "ask-elicit-form": {"opencode-v2"},
+    "ask-elicit-url": {"opencode-v2"},
+    "ask-roots": {"opencode-v1", "opencode-v2"},
+    "mrtr-sampling": set(),
+    "mrtr-elicit-form": {"opencode-v2"},
+    "mrtr-elicit-url": {"opencode-v2"},
+    "mrtr-roots": {"opencode-v1", "opencode-v2"},
+    "pages-tools": {"opencode-v1", "opencode-v2"},
+    "pages-prompts": {"opencode-v1", "opencode-v2"},
+    "pages-resources": {"opencode-v1"},
+    "pages-templates": {"opencode-v1"},
+    "list-changed": {"opencode-v1", "opencode-v2"},
+    "resource-updated": set(),
+    "cancel": {"opencode-v1", "opencode-v2"},
+    "told-version": EVERY_HOST - {"mcpx"},
+    "told-capabilities": {"opencode-v1", "opencode-v2"},
+    "told-client-info": set(),
+    "told-meta": set(),
+    "told-headers": {"opencode-v1", "opencode-v2"},
+    "session-get": {"opencode-v1", "opencode-v2"},
     "session-delete": set(),
-    "session-unknown": {"opencode-v2", "mcpx"},
+    "session-unknown": set(),  # opencode v2's reaction is not modelled: unknown
     "cache-list": set(),
     "cache-read": set(),
     "cache-private": EVERY_HOST,
@@ -235,8 +237,8 @@ def test_every_played_scenario_says_who_a_loss_affects():
 
 
 def test_a_cell_at_a_revision_a_host_never_negotiates_is_not_counted_against_it():
-    assert _affected("list-changed", "2026-07-28") == {"opencode-v2", "mcpx"}
-    assert _affected("told-version", "2025-11-25") == EVERY_HOST - {"lootbox"}
+    assert _affected("list-changed", "2026-07-28") == {"opencode-v2"}
+    assert _affected("told-version", "2025-11-25") == EVERY_HOST - {"lootbox", "mcpx"}
     outcomes = {o.host: o for o in protocol.outcomes("list-changed", "2026-07-28", LOST, expected=AS_EXPECTED)}
     assert outcomes["lootbox"].says == "never negotiates 2026-07-28 (newest 2025-06-18)"
     assert outcomes["opencode-v2"].status == protocol.AFFECTED
@@ -250,7 +252,7 @@ def test_what_each_host_would_see_names_the_consequence_and_its_source():
     assert seen["lootbox"].says.startswith("unaffected: reads the first page only")
     assert seen["lootbox"].source.endswith("mcp_schema_fetcher.ts:69")
     assert seen["cloudflare"].source.startswith("@cloudflare/codemode 0.5.6 dist/mcp.js:74")
-    assert seen["mcpx"].status == protocol.AFFECTED
+    assert seen["mcpx"].status == protocol.UNSCORED, "no source says what mcpx does: unknown, never affected"
     assert seen["mcpx"].source == ""
     untested = protocol.outcomes("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False)
     assert {o.status for o in untested} == {protocol.UNSCORED}

@@ -38,9 +38,11 @@ GET_STREAM_HOSTS = tuple(host for host, aspects in BEHAVIOUR.items() if getattr(
 class Impact:
     affected: bool
     says: str
+    #: False where no source read here says what the host does: unknown, scored for nobody.
+    known: bool = True
 
 
-NOT_MODELLED = Impact(True, "not modelled (no source read here says what this host does here): counted as affected")
+NOT_MODELLED = Impact(False, "not modelled (no source read here says what this host does here): unknown", False)
 
 
 def _modelled(host: str, aspect: str) -> bool:
@@ -151,10 +153,13 @@ def title(kind: str) -> str:
 
 
 def impact(kinds: list[str] | tuple[str, ...], host: str, aspect: str) -> Impact | None:
-    """What the named kinds do to a host together: affected when any of them affects it; None when
-    a kind is unknown (the caller falls back to the plain reading of a loss)."""
+    """What the named kinds do to a host together: affected when any of them affects it; unknown
+    (NOT_MODELLED) when no source says for one of them; None when a kind is unknown (the caller
+    falls back to the plain reading of a loss)."""
     found = [KINDS[kind].impact(host, aspect) for kind in kinds if kind in KINDS]
     if not found or len(found) != len(kinds):
         return None
     affected = [item for item in found if item.affected]
+    if not affected and not all(item.known for item in found):
+        return NOT_MODELLED  # one kind's effect is unknown and none is known to affect the host
     return Impact(bool(affected), "; ".join(dict.fromkeys(item.says for item in (affected or found))))

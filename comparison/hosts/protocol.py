@@ -92,6 +92,10 @@ def outcomes(
             found.append(HostOutcome(host, label, AFFECTED, "the exchange failed through the proxy", ""))
         elif verdict == expected:
             found.append(HostOutcome(host, label, EXPECTED, react.does or "gets what the upstream sent", react.source))
+        elif (by_kind is not None and not by_kind.known) or (by_kind is None and react is NOT_MODELLED):
+            # Unknown is never counted as affected: no source read here says what this host does.
+            says = by_kind.says if by_kind is not None else react.if_lost
+            found.append(HostOutcome(host, label, UNSCORED, says, react.source))
         elif by_kind is not None:
             status = AFFECTED if by_kind.affected else UNAFFECTED
             found.append(HostOutcome(host, label, status, by_kind.says, react.source))

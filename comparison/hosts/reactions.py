@@ -68,7 +68,7 @@ def using(does: str, if_lost: str, source: str) -> Reaction:
 NOT_MODELLED = Reaction(
     True,
     "not modelled: no source read here says what this host does with it",
-    "not modelled (no source read here says what this host does with it): counted as affected",
+    "not modelled (no source read here says what this host does with it): unknown, scored for nobody",
     "",
 )
 

@@ -112,7 +112,13 @@ def _compare(
             # Every difference is a kind of change: what each kind does to a host decides.
             kinds = tuple(dict.fromkeys(f.kind for f in named))
             aspect = listing.ASPECTS[scenario.method]
-            scored = {host: not change_kinds.impact(kinds, host, aspect).affected for host in scored}
+            impacts = {host: change_kinds.impact(kinds, host, aspect) for host in scored}
+            # A host whose reaction to these kinds no source gives is unknown: scored for nobody.
+            scored = {
+                host: scored[host] if found is None else not found.affected
+                for host, found in impacts.items()
+                if found is None or found.known
+            }
         outcome.interop = _negotiating(scored, negotiated)
     elif spec.upstream == "fixture":
         expected = expected_for(scenario, negotiated)
