@@ -75,3 +75,24 @@ def test_other_differences_are_told_field_by_field_with_how_many_more():
     [finding] = strictness.explain(sent, got, diff(sent, got))
     assert finding.detail.startswith("`result.a` changed: “1” → “2”; `result.b` changed")
     assert finding.detail.endswith("and 1 more")
+
+
+def test_another_runs_sessions_on_a_shared_upstream_are_no_proxys():
+    """Each opening names its run (`initialize` `_meta`): a session another run opened on the same
+    upstream is not counted as the proxy's; one that names no run (the proxy's own) still is."""
+    from comparison.probes.families import upstream_told as told
+
+    saved = list(told.OPENED)
+    try:
+        told.OPENED.clear()
+        told.session_opened("s-proxy", "proxy-own", "2025-06-18")
+        # Another run reached the same upstream under another name (directly, or via another proxy).
+        told.session_opened("s-other", "mcp-compare-probe (via mcp-remote)", "2025-06-18", run="bbbbbbbbbbbb")
+        told.session_opened("s-mine", "mcp-compare-probe", "2025-06-18", run="aaaaaaaaaaaa")
+        seen = told._sessions_seen("s-mine", "mcp-compare-probe", told.run_of("aaaaaaaaaaaa-2025-06-18-told-sessions"))
+        assert [(entry["client"], entry["own"]) for entry in seen] == [
+            ("proxy-own", False),
+            ("mcp-compare-probe", True),
+        ]
+    finally:
+        told.OPENED[:] = saved

@@ -32,6 +32,7 @@ from .catalogue import FAMILY_TOOLS, INPUT_SCHEMA, prompt_entries, resource_entr
 from .families import caching, cancellation, changes, pagination, upstream_told
 from .families import logging as logging_family
 from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
+from .wire import RUN_META
 
 STATELESS_REVISION = R.V2026_07_28
 #: The events of the `subscriptions/listen` streams of this process (list changes, updates).
@@ -200,7 +201,9 @@ async def raw_tool_results(ctx, call_next):
         client = ctx.params.get("clientInfo") if isinstance(ctx.params.get("clientInfo"), dict) else {}
         connection = getattr(ctx.session, "_connection", None)
         session = getattr(connection, "session_id", None) or f"process-{os.getpid()}"
-        upstream_told.session_opened(session, str(client.get("name", "")), str(ctx.params.get("protocolVersion", "")))
+        meta = ctx.params.get("_meta") if isinstance(ctx.params.get("_meta"), dict) else {}
+        version = str(ctx.params.get("protocolVersion", ""))
+        upstream_told.session_opened(session, str(client.get("name", "")), version, str(meta.get(RUN_META, "")))
         return answer
     if ctx.method == "notifications/cancelled" and isinstance(ctx.params, dict):
         cancellation.cancel_received(SdkUpstream(ctx), ctx.params)

@@ -175,6 +175,7 @@ def _probe_revision(
         found.failure = f"could not start or reach the target: {type(error).__name__}: {error}"[:500]
         return found
     client = WireClient(transport, families.capabilities(revision, scenarios))
+    client.run_key = key.split("-")[0]
     if spec.upstream == "fixture":
         client.aliases = Aliases(catalogue.first_pages())
     with control.tracking(transport):

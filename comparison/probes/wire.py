@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 STATELESS_REVISION = R.V2026_07_28
 #: The error a 2026-07-28 server gives a request at a protocol version it does not speak.
 UNSUPPORTED_VERSION = -32022
+#: Where an opening names the run that made it (`initialize` params `_meta`): the fixture counts
+#: another run's sessions on a shared upstream as no proxy's.
+RUN_META = "mcp-compare.dev/run"
 CLIENT_INFO = {"name": "mcp-compare-probe", "version": "1.0.0"}
 
 
@@ -75,6 +78,8 @@ class WireClient:
         #: What the probe declares it can do (sampling, elicitation, roots): the scenario families
         #: that need a capability ask for it; none by default.
         self.capabilities = dict(capabilities or {})
+        #: The run this client's sessions belong to (no dashes), told the upstream at each opening.
+        self.run_key = ""
         #: The names the target gives the upstream's items, where the upstream's are known.
         self.aliases: Aliases | None = None
         #: tool name → input schema, from the session's `tools/list` answers.
@@ -108,11 +113,11 @@ class WireClient:
                 session.server_info = _object(result.get("serverInfo"))
                 session.capabilities = _object(result.get("capabilities"))
                 return session
-        init = self._send(
-            "initialize",
-            {"protocolVersion": revision, "capabilities": self.capabilities, "clientInfo": CLIENT_INFO},
-            record=session,
-        )
+        opening: dict[str, Any] = {"protocolVersion": revision, "capabilities": self.capabilities}
+        opening["clientInfo"] = CLIENT_INFO
+        if self.run_key:
+            opening["_meta"] = {RUN_META: self.run_key}
+        init = self._send("initialize", opening, record=session)
         if _refused_post(init) and isinstance(self.transport, HttpTransport) and not self.transport.legacy_endpoint:
             # A URL that refuses the POST may serve only the deprecated HTTP+SSE transport.
             why = self.transport.fall_back_to_sse()

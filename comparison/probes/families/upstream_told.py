@@ -35,9 +35,10 @@ OPENED: list[dict[str, Any]] = []
 MAX_OPENED = 50
 
 
-def session_opened(session: str, client: str, version: str) -> None:
-    """The fixture's side of an `initialize`."""
-    OPENED.append({"session": session, "client": client[:200], "version": version, "opened": time.time(), "get": False})
+def session_opened(session: str, client: str, version: str, run: str = "") -> None:
+    """The fixture's side of an `initialize` (`run`: the run its `_meta` names, if any)."""
+    entry = {"session": session, "client": client[:200], "version": version, "opened": time.time(), "get": False}
+    OPENED.append({**entry, "run": run[:80]})
     del OPENED[:-MAX_OPENED]
 
 
@@ -49,7 +50,12 @@ def stream_opened(session: str) -> None:
             return
 
 
-def _sessions_seen(own_session: str, own_client: str) -> list[dict[str, Any]]:
+def run_of(key: Any) -> str:
+    """The run a probe key names (its first part: `<run>-<revision>-<scenario>`)."""
+    return str(key or "").split("-")[0]
+
+
+def _sessions_seen(own_session: str, own_client: str, run: str = "") -> list[dict[str, Any]]:
     """The openings around the call's own session, each with how long before the call it came
     ("at", seconds: volatile by nature), whether it is the call's own, its client and GET stream."""
     now = time.time()
@@ -67,8 +73,11 @@ def _sessions_seen(own_session: str, own_client: str) -> list[dict[str, Any]]:
             "at": round(now - entry["opened"], 3),
         }
         for entry in OPENED
-        # The client's own earlier sessions (another revision, a second caller) are not the proxy's.
-        if entry["opened"] >= since and (entry is own or own is None or entry["client"] != own["client"])
+        # The client's own earlier sessions (another revision, a second caller) are not the proxy's,
+        # nor is a session another run opened on a shared upstream (its opening names that run).
+        if entry["opened"] >= since
+        and (entry is own or own is None or entry["client"] != own["client"])
+        and not (run and entry.get("run") and entry["run"] != run)
     ]
 
 
@@ -86,7 +95,9 @@ async def _echo(up: Upstream, arguments: dict[str, Any]) -> dict[str, Any]:
             "meta": {k: v for k, v in up.meta.items() if not k.startswith("io.modelcontextprotocol/")},
             "headers": headers,
             "arguments": arguments,
-            "sessions": _sessions_seen(up.session_id, str((up.client_info or {}).get("name", ""))),
+            "sessions": _sessions_seen(
+                up.session_id, str((up.client_info or {}).get("name", "")), run_of(up.meta.get(META_KEY))
+            ),
         }
     )
 
