@@ -287,19 +287,11 @@ class Handler(BaseHTTPRequestHandler):
 
     @staticmethod
     def _is_notification(data: bytes) -> bool:
-        try:
-            message = json.loads(data)
-        except ValueError:
-            return False
-        return isinstance(message, dict) and "method" in message and "id" not in message
+        return _kind(data) == "notification"
 
     @staticmethod
     def _is_request(data: bytes) -> bool:
-        try:
-            message = json.loads(data)
-        except ValueError:
-            return False
-        return isinstance(message, dict) and "method" in message and "id" in message
+        return _kind(data) == "request"
 
     def do_GET(self) -> None:
         relay = self.relay
@@ -353,6 +345,17 @@ class Handler(BaseHTTPRequestHandler):
 
 
 _OWN_NAMES = {tool["name"] for tool in OWN_TOOLS}
+
+
+def _kind(data: bytes) -> str:
+    """ "request" (a method and an id), "notification" (a method, no id), or "" for an answer."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return ""
+    if not isinstance(message, dict) or "method" not in message:
+        return ""
+    return "request" if "id" in message else "notification"
 
 
 def _named(message: dict) -> Any:

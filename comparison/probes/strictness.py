@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from comparison.hosts.present import shorten
 from registers.core.vocabulary import ProbeVerdict
 
 from .families.base import Finding
@@ -40,8 +41,7 @@ def normalized(method: str, answer: dict[str, Any] | None) -> dict[str, Any] | N
 
 
 def _quote(value: Any, limit: int = 120) -> str:
-    text = " ".join((value if isinstance(value, str) else str(value)).split())
-    return f"“{text[:limit]}{'…' if len(text) > limit else ''}”"
+    return f"“{shorten(' '.join(str(value).split()), limit)}”"
 
 
 def _text_of(result: Any) -> str:

@@ -112,7 +112,7 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
             Finding(V.LOST, "params.cursor", "page 2 came back as page 1: the cursor did not reach the upstream")
         )
     elif missing and len(pages) == 1:
-        findings.append(Finding(V.LOST, "result.nextCursor", _one_page(pages[0], missing, played, scenario.method)))
+        findings.append(Finding(V.LOST, "result.nextCursor", _one_page(pages[0], missing, played)))
     elif missing:
         why = played.notes.get("stopped") or "the walk ended early"
         findings.append(Finding(V.LOST, scenario.method, f"{len(missing)} items never arrived ({why})"))
@@ -146,7 +146,7 @@ def _renaming(method: str, renamed: dict[str, str]) -> list[Finding]:
     return [Finding(V.CHANGED, f"{method} names", f"later pages' items renamed: {pairs}", change_kinds.RENAMED_ITEMS)]
 
 
-def _one_page(first: list[str], missing: list[str], played: Played, method: str) -> str:
+def _one_page(first: list[str], missing: list[str], played: Played) -> str:
     """What the one page the client got says, in the words its evidence supports."""
     reference = played.notes.get("reference")
     upstream_first = (reference.get("pages") or [[]])[0] if isinstance(reference, dict) else None
