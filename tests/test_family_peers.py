@@ -31,7 +31,8 @@ def through(command: list[str], port: int, revisions: list[str], scenarios=PLAYE
 
 
 def said(outcome) -> tuple[str, list[str]]:
-    return str(outcome.verdict), [f["path"] for f in outcome.findings]
+    # The check with no proxy in between (probes.same_shape) notes every blamed cell: not a path.
+    return str(outcome.verdict), [f["path"] for f in outcome.findings if f.get("rule") != "same-shape"]
 
 
 @pytest.fixture(scope="module")

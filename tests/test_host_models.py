@@ -142,6 +142,16 @@ def test_mcpx_call_renders_one_text_block():
     assert mcpx.call({"content": [], "structuredContent": None}).parts[0].text == "null"
 
 
+def test_mcpx_says_a_result_meta_is_dropped_only_where_its_text_does_not_hold_it():
+    meta = {"vendor.example/trace": "t-1"}
+    with_text = mcpx.call({"content": [{"type": "text", "text": "t"}], "_meta": meta})
+    assert [c.subject for c in with_text.changes if c.action == "dropped"] == ["result _meta"]
+    assert "vendor.example/trace" not in with_text.parts[0].text
+    raw = mcpx.call({"content": [PNG], "_meta": meta})
+    assert "vendor.example/trace" in raw.parts[0].text, "the raw result JSON is the text"
+    assert "result _meta" not in [c.subject for c in raw.changes]
+
+
 @pytest.mark.parametrize(
     ("revision", "expected_type", "has_result_type"),
     [

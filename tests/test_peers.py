@@ -62,7 +62,8 @@ def test_mcp_proxy_adds_iserror_false_and_replaces_unknown_blocks(through_mcp_pr
     assert unknown.response["result"]["isError"] is True
     assert all(block["type"] == "text" for block in unknown.response["result"]["content"])
     assert unknown.verdict == "lost by proxy", "the result never reaches the client: a tool error does"
-    assert "never reaches the client: it got a tool error saying" in unknown.findings[-1]["message"]
+    assert "never reaches the client: it got a tool error saying" in unknown.findings[-2]["message"]
+    assert unknown.findings[-1]["message"].startswith("checked with no proxy in between: the fixture served over")
 
 
 def test_mcp_proxy_answers_2026_with_a_session(through_mcp_proxy):

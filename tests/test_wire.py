@@ -13,6 +13,7 @@ import pytest
 
 from comparison.probes.exchange import Exchange, Limits
 from comparison.probes.http_transport import HttpTransport
+from comparison.probes.revisions import answer_findings
 from comparison.probes.secrets import mask_headers
 from comparison.probes.stdio_transport import StdioTransport
 from comparison.probes.wire import WireClient
@@ -180,6 +181,46 @@ def test_misbehaving_stdio_server_is_a_bounded_recorded_failure(name, expected):
     transport.close()
     assert expected in exchange.failure
     assert transport.process.poll() is not None, f"process {pid} still running"
+
+
+STRAY_FIRST = (
+    "import sys, json\n"
+    "request = json.loads(sys.stdin.readline())\n"
+    "for stray in (request['id'] + 1000, 'elsewhere'):\n"
+    "    print(json.dumps({'jsonrpc': '2.0', 'id': stray, 'result': {'other': True}}), flush=True)\n"
+    "print(json.dumps({'jsonrpc': '2.0', 'id': request['id'], 'result': {'tools': []}}), flush=True)\n"
+    "sys.stdin.readline()\n"
+)
+STRAY_ONLY = (
+    "import sys, json, time\n"
+    "request = json.loads(sys.stdin.readline())\n"
+    "print(json.dumps({'jsonrpc': '2.0', 'id': request['id'] + 1000, 'result': {}}), flush=True)\n"
+    "time.sleep(30)\n"
+)
+
+
+def test_an_answer_to_another_request_over_stdio_is_kept_as_a_stray_and_the_wait_goes_on():
+    transport = StdioTransport([sys.executable, "-c", STRAY_FIRST], limits=LIMITS)
+    exchange = transport.exchange(REQUEST)
+    transport.close()
+    assert exchange.ok, exchange.failure
+    assert exchange.response["result"] == {"tools": []}
+    strays = [step["message"]["id"] for step in exchange.sequence if step["channel"] == "stray"]
+    assert strays == [REQUEST["id"] + 1000, "elsewhere"]
+    findings = [f.message for f in answer_findings(exchange.response, strays=strays)]
+    assert findings == [
+        f'2 answers to no request in flight came before the response (id {REQUEST["id"] + 1000}, "elsewhere"): '
+        "a client matches answers by id and drops these"
+    ]
+
+
+def test_a_stray_and_no_answer_over_stdio_fails_within_the_call_limit_naming_both_ids():
+    transport = StdioTransport([sys.executable, "-c", STRAY_ONLY], limits=LIMITS)
+    exchange = transport.exchange(REQUEST)
+    transport.close()
+    assert f"response id {REQUEST['id'] + 1000} does not match request id {REQUEST['id']}" in exchange.failure
+    assert "came within 2 s" in exchange.failure
+    assert transport.process.poll() is not None
 
 
 def test_credentials_are_masked():

@@ -62,10 +62,12 @@ def call(result: Any) -> HostView:
             for key in ("annotations", "_meta"):
                 if key in block:
                     view.drop(f"{describe_block(index, block)} {key}", "not rendered", RENDER_RULE)
-    if "_meta" in result:
-        view.drop("result _meta", "not rendered", RENDER_RULE)
     has_text = any(isinstance(b, dict) and b.get("type") == "text" for b in content)
-    if "structuredContent" not in result and not has_text:
+    as_raw_json = "structuredContent" not in result and not has_text
+    if "_meta" in result and not as_raw_json:
+        # With no text to render, the whole result is the text: its `_meta` is in it.
+        view.drop("result _meta", "not rendered", RENDER_RULE)
+    if as_raw_json:
         view.change("result", "no text blocks: the raw result JSON becomes the text", RENDER_RULE)
     return view
 

@@ -58,7 +58,9 @@ def assess(outcome: Any, exchange: Any, spec: Any, direct_exchange: Any = None) 
     scenario, revision = outcome.scenario, outcome.requested
     outcome.duration_ms = exchange.duration_ms
     outcome.response = exchange.response
-    outcome.findings = [finding.as_dict() for finding in revisions.answer_findings(exchange.response, exchange.repairs)]
+    strays = [step["message"].get("id") for step in exchange.sequence if step.get("channel") == "stray"]
+    answered = revisions.answer_findings(exchange.response, exchange.repairs, strays)
+    outcome.findings = [finding.as_dict() for finding in answered]
     got = payload(exchange.response)
     if got and isinstance(got.get("result"), dict):
         checked = revisions.findings(got["result"], scenario.method, outcome.negotiated or revision)

@@ -6,6 +6,7 @@ dict), because the SDK refuses some of what the fixture must send. Everything el
 the SDK's own negotiation, sessions and the 2026-07-28 stateless style are the real ones.
 
     python -m comparison.probes.fixture_server --port 8931      # Streamable HTTP on 127.0.0.1
+    python -m comparison.probes.fixture_server --port 8931 --sse  # the deprecated HTTP+SSE at /sse
     python -m comparison.probes.fixture_server --stdio
 """
 
@@ -291,10 +292,29 @@ def recording_get_streams(app):
     return recording
 
 
+def legacy_sse_app(server: Server):
+    """The deprecated HTTP+SSE transport (2024-11-05's): a GET on /sse opens the session's one
+    stream, which names where to POST; every answer comes on that stream."""
+    from mcp.server.sse import SseServerTransport
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
+
+    sse = SseServerTransport("/messages/")
+
+    async def session(request):
+        async with sse.connect_sse(request.scope, request.receive, request._send) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        return Response()
+
+    return Starlette(routes=[Route("/sse", session), Mount("/messages/", app=sse.handle_post_message)])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8931)
     parser.add_argument("--stdio", action="store_true")
+    parser.add_argument("--sse", action="store_true", help="serve the deprecated HTTP+SSE transport instead")
     args = parser.parse_args(argv)
     if args.stdio:
         serve_stdio()
@@ -302,9 +322,12 @@ def main(argv: list[str] | None = None) -> None:
     server = build_server()
     import uvicorn
 
-    app = recording_get_streams(server.streamable_http_app(host="127.0.0.1"))
+    if args.sse:
+        app, path = legacy_sse_app(server), "sse"
+    else:
+        app, path = recording_get_streams(server.streamable_http_app(host="127.0.0.1")), "mcp"
     # Standard error: standard output is the protocol's channel in stdio mode, kept clean in both.
-    print(f"fixture MCP server: http://127.0.0.1:{args.port}/mcp (Ctrl-C stops it)", file=sys.stderr, flush=True)
+    print(f"fixture MCP server: http://127.0.0.1:{args.port}/{path} (Ctrl-C stops it)", file=sys.stderr, flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 

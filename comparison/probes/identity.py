@@ -9,7 +9,8 @@ from typing import Any
 from registers.core.vocabulary import Revision
 
 from .exchange import Limits
-from .runner import TargetSpec, open_transport
+from .revision_session import open_transport
+from .runner import TargetSpec
 from .wire import WireClient
 
 #: A revision every target of the corpus answers (the identity does not depend on it).

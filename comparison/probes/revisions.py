@@ -143,11 +143,22 @@ def findings(result: Any, method: str, revision: str) -> list[Finding]:
     return rule_findings(result, method, revision) + schema_findings(result, method, revision)
 
 
-def answer_findings(response: Any, repairs: list[str] = ()) -> list[Finding]:
+def answer_findings(response: Any, repairs: list[str] = (), strays: list[Any] = ()) -> list[Finding]:
     """What makes an answer invalid whatever the revision: the JSON-RPC 2.0 response shape
     (jsonrpc "2.0", exactly one of result and error, a result object, an error object with an
-    integer code and a string message), and characters that had to be repaired to keep it."""
+    integer code and a string message), characters that had to be repaired to keep it, and
+    answers to no request in flight that came on the session meanwhile."""
     found = [Finding("encoding", "(response)", note) for note in repairs]
+    if strays:
+        named = ", ".join(_brief(stray) for stray in strays[:5]) + (", …" if len(strays) > 5 else "")
+        found.append(
+            Finding(
+                "jsonrpc",
+                "(session)",
+                f"{len(strays)} answer{'s' if len(strays) != 1 else ''} to no request in flight came before "
+                f"the response (id {named}): a client matches answers by id and drops these",
+            )
+        )
     if not isinstance(response, dict):
         return [*found, Finding("jsonrpc", "(response)", "the response is not a JSON object")]
     if response.get("jsonrpc") != "2.0":

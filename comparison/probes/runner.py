@@ -4,7 +4,6 @@ the host views of every result. No Django; the task and the command call `run_pr
 from __future__ import annotations
 
 import contextlib
-import copy
 import logging
 import time
 import uuid
@@ -18,21 +17,18 @@ from typing import Any
 from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from ..anchors.travelled import travelled
-from . import catalogue, families
-from .aliases import Aliases
+from . import same_shape
 from .answers import assess, expected_for
-from .control import CANCELLED, RunControl, stopped_answering
+from .control import CANCELLED, RunControl
 from .exchange import Limits
 from .families.negotiation import REVISION as REVISION_AGREED
-from .family_cells import applicable, compares, family_outcome, play, plays, repeats
+from .family_cells import applicable, compares, family_outcome, plays
 from .forkserver import fixture_command
-from .http_transport import HttpTransport
-from .launch import launched
+from .launch import LaunchFailed, free_port, launched
+from .revision_session import RevisionProbe, probe_revision
 from .scenarios import FIXTURE, Scenario
 from .secrets import expand_placeholders
-from .stdio_transport import StdioTransport
-from .tries import DEFAULT_TRIES, MAX_TRIES
-from .wire import WireClient
+from .tries import DEFAULT_TRIES
 
 AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED, LOST, REFUSED = (
     ProbeVerdict.AS_EXPECTED,
@@ -91,11 +87,15 @@ class ProbeOutcome:
     assessed: str = ""
     #: Each try of a timing-sensitive cell: {"try", "verdict", "findings", "exchanges"}; [] for one.
     tries: list[dict[str, Any]] = field(default_factory=list)
+    #: The loss came with no proxy in between too (probes.same_shape): not the proxy's doing.
+    lost_alone: bool = False
 
     @property
     def verdict(self) -> str:
         if self.failure:
             return FAILED
+        if self.lost_alone:
+            return NOT_COMPARED
         if self.assessed:
             return self.assessed
         if self.diff:
@@ -132,109 +132,6 @@ class ProbeOutcome:
         }
 
 
-def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTransport:
-    if spec.transport == "stdio":
-        return StdioTransport(expand_placeholders(spec.command, spec.env), env=spec.env, limits=limits)
-    return HttpTransport(spec.url, headers=spec.headers, limits=limits)
-
-
-@dataclass
-class RevisionProbe:
-    """What one revision's session brought back: the answers, and why any cell has none."""
-
-    negotiated: str = ""
-    #: Why no cell of the revision could be probed (the session did not open), else "".
-    failure: str = ""
-    answers: dict[str, Any] = field(default_factory=dict)
-    opening: list[dict[str, Any]] = field(default_factory=list)
-    #: {scenario key: why it was not sent} (the run stopped, the target stopped answering).
-    skipped: dict[str, str] = field(default_factory=dict)
-    #: {scenario key: every try} of a timing-sensitive cell played more than once.
-    tries: dict[str, list[Any]] = field(default_factory=dict)
-
-
-def _probe_revision(
-    spec: TargetSpec,
-    scenarios: list[Scenario],
-    revision: str,
-    limits: Limits,
-    control: RunControl,
-    key: str = "probe",
-    tries: int = 1,
-) -> RevisionProbe:
-    """One session at `revision`, every scenario in it. Never raises: a target that cannot even be
-    started or reached is a failure of every cell of the revision; a stopped run or a target that
-    holds its calls open ends the session early, the cells left saying why."""
-    found = RevisionProbe()
-    if control.stopped:
-        found.failure = control.reason
-        return found
-    try:
-        transport = open_transport(spec, limits)
-    except Exception as error:  # a missing command, an unusable URL: the target's problem, recorded
-        found.failure = f"could not start or reach the target: {type(error).__name__}: {error}"[:500]
-        return found
-    client = WireClient(transport, families.capabilities(revision, scenarios))
-    client.run_key = key.split("-")[0]
-    if spec.upstream == "fixture":
-        client.aliases = Aliases(catalogue.first_pages())
-    with control.tracking(transport):
-        try:
-            session = client.open(revision)
-            found.negotiated = session.negotiated
-            found.opening = [exchange.as_dict() for exchange in session.exchanges]
-            if session.failure:
-                found.failure = control.reason if control.stopped else session.failure
-                return found
-            if any(plays(scenario) for scenario in scenarios):
-                client.listen()  # what arrives there during a call belongs to the call
-            held = 0
-            for scenario in scenarios:
-                if control.stopped or held >= limits.stalled_cells:
-                    found.skipped[scenario.key] = (
-                        control.reason if control.stopped else stopped_answering(held, limits.total_timeout)
-                    )
-                    continue
-                if plays(scenario):
-                    attempts = _play_tries(
-                        client,
-                        scenario,
-                        session.negotiated or revision,
-                        f"{key}-{revision}-{scenario.key}",
-                        tries,
-                        control,
-                    )
-                    exchange = attempts[0]
-                    if len(attempts) > 1:
-                        found.tries[scenario.key] = attempts
-                    timed_out = any(
-                        bool(attempt.exchanges) and all(e.timed_out for e in attempt.exchanges) for attempt in attempts
-                    )
-                else:
-                    exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
-                    timed_out = exchange.timed_out
-                if control.stopped and not exchange.ok:
-                    exchange.failure = control.reason  # cut short by the stop, not the target's doing
-                held = held + 1 if timed_out else 0
-                found.answers[scenario.key] = exchange
-            return found
-        finally:
-            client.close()
-
-
-def _play_tries(client: Any, scenario: Scenario, revision: str, key: str, tries: int, control: RunControl) -> list:
-    """A scenario played once, or `tries` times when its family is timing-sensitive; a try the
-    target failed, or a stopped run, ends the tries there."""
-    count = max(1, min(tries, MAX_TRIES)) if repeats(scenario) else 1
-    attempts = []
-    for number in range(count):
-        attempt = play(client, scenario, revision, key if number == 0 else f"{key}-try{number + 1}")
-        attempts.append(attempt)
-        if not attempt.ok or control.stopped:
-            break
-    return attempts
-
-
 #: Revisions of a stdio target probed at once (each has a process of its own); an HTTP target is
 #: probed one revision at a time, so a proxy in front of one shared upstream sees one session.
 STDIO_PARALLEL = 5
@@ -255,6 +152,7 @@ def run_probe(
     control: RunControl | None = None,
     while_served: Callable[[], None] | None = None,
     tries: int = DEFAULT_TRIES,
+    check_losses: bool = True,
 ) -> list[ProbeOutcome]:
     """Every scenario at every revision. The exchanges of several revisions may run at once (in
     threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
@@ -262,6 +160,8 @@ def run_probe(
     control's deadline makes every cell not probed by then a failure that says so.
     `while_served` runs after the cells, while a launched target still serves (the conformance
     pass), unless the run was cancelled. `tries` is how often a timing-sensitive cell is played.
+    With `check_losses`, a cell lost through a target in front of the fixture is played again
+    with no proxy in between (probes.same_shape) before the proxy is blamed.
     What the upstream sent is the reference of every comparison: the upstream probed directly
     when one is given, else, for a target in front of the fixture, the fixture itself probed
     directly for the answers that are not fixed (lists, reads) and the families that compare."""
@@ -281,21 +181,24 @@ def run_probe(
         if upstream is None and wanted:
             # The fixture of its own (a process no target shares) is probed beside the target.
             with ThreadPoolExecutor(max_workers=1) as beside:
-                fixture = beside.submit(_probe_revision, reference, wanted, revision, limits, control, key)
-                found = _probe_revision(spec, here, revision, limits, control, run_key, tries)
+                fixture = beside.submit(probe_revision, reference, wanted, revision, limits, control, key)
+                found = probe_revision(spec, here, revision, limits, control, run_key, tries)
                 direct = fixture.result()
         else:
-            found = _probe_revision(spec, here, revision, limits, control, run_key, tries)
+            found = probe_revision(spec, here, revision, limits, control, run_key, tries)
         negotiated = found.negotiated or revision
         if reference is not None and wanted and not found.failure and (direct.negotiated or "") != negotiated:
             # What the upstream sends at the revision the target agreed to is what the client should get.
             at = [s for s in wanted if s.exists_at(negotiated)]
             asked = direct
-            direct = _probe_revision(reference, at, negotiated, limits, control, key)
+            direct = probe_revision(reference, at, negotiated, limits, control, key)
             # The revision agreed is compared with the upstream's own at the revision asked for.
             if REVISION_AGREED in asked.answers:
                 direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
-        return here, found, direct.answers, time.monotonic() - started
+        made = [_outcome(scenario, revision, found, direct.answers.get(scenario.key), spec) for scenario in here]
+        if upstream is None and spec.upstream == "fixture" and check_losses:
+            check_losses_alone(spec, made, found, direct.answers, limits, control, revision)
+        return made, time.monotonic() - started
 
     def cancelled() -> bool:
         if should_stop and should_stop():
@@ -309,21 +212,20 @@ def run_probe(
         else contextlib.nullcontext()
     )
     with served, ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
-        pending = [(revision, pool.submit(probe, revision)) for revision in revisions_]
-        for revision, future in pending:
+        pending = [pool.submit(probe, revision) for revision in revisions_]
+        for future in pending:
             while not cancelled():
                 try:
-                    here, found, direct, seconds = future.result(timeout=POLL_SECONDS)
+                    made, seconds = future.result(timeout=POLL_SECONDS)
                     break
                 except FutureTimeout:
                     continue
             else:
                 # Cancelled: nothing more is saved; the futures end at once, their transports cut.
-                for _, rest in pending:
+                for rest in pending:
                     rest.cancel()
                 break
-            for scenario in here:
-                outcome = _outcome(scenario, revision, found, direct.get(scenario.key), spec)
+            for outcome in made:
                 if not outcome.duration_ms:
                     outcome.duration_ms = seconds * 1000
                 outcomes.append(outcome)
@@ -332,6 +234,56 @@ def run_probe(
         if while_served and not cancelled():
             while_served()
     return outcomes
+
+
+def check_losses_alone(
+    spec: TargetSpec,
+    made: list[ProbeOutcome],
+    found: RevisionProbe,
+    direct: dict[str, Any],
+    limits: Limits,
+    control: RunControl,
+    revision: str,
+    alone_spec: TargetSpec | None = None,
+) -> None:
+    """The cells blamed on the proxy played against the fixture served in the target's shape (or
+    `alone_spec`), at the revision the proxy agreed, and compared with the same reference: one
+    lost there too is not the proxy's (probes.same_shape)."""
+    blamed = [outcome for outcome in made if outcome.verdict in same_shape.BLAMING]
+    if not blamed or control.stopped:
+        return
+    framings = [exchange.get("framing", "") for exchange in found.opening]
+    served = same_shape.served(same_shape.shape_of(spec.transport, framings), free_port())
+    alone_spec = alone_spec or TargetSpec(
+        f"the fixture over {served.shape}, no proxy",
+        served.transport,
+        url=served.url,
+        command=builtin_fixture().command if served.transport == "stdio" else [],
+        upstream="fixture",
+        launch=list(served.launch),
+    )
+    at = found.negotiated or revision
+    # A run key of its own: the fixture's journal never counts these sessions as the proxy's.
+    key = uuid.uuid4().hex[:12] + "-alone"
+    try:
+        running = alone_spec.launch and launched(alone_spec.launch, alone_spec.url, cwd=PROJECT)
+        with running or contextlib.nullcontext():
+            alone = probe_revision(alone_spec, [o.scenario for o in blamed], at, limits, control, key)
+    except LaunchFailed as error:
+        alone = RevisionProbe(failure=str(error)[:300])
+    for outcome in blamed:
+        checked = _outcome(outcome.scenario, at, alone, direct.get(outcome.scenario.key), alone_spec)
+        verdict = same_shape.verdict_alone(alone.failure, checked.verdict)
+        if not verdict:
+            outcome.findings.append(same_shape.unchecked(served.shape, alone.failure[:200], str(outcome.verdict)))
+        elif verdict not in same_shape.NOT_DELIVERED:
+            outcome.findings.append(same_shape.confirmed(served.shape, str(outcome.verdict)))
+        else:
+            said = [f.get("message", "") for f in checked.findings if f.get("verdict") == verdict]
+            why = checked.failure or next(iter(said), "")
+            outcome.findings.append(same_shape.finding(served.shape, verdict, why[:200]))
+            outcome.lost_alone = True
+            outcome.interop = {}
 
 
 def _reference(

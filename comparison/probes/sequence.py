@@ -15,6 +15,7 @@ CHANNELS = {
     "reply": "the probe's answer",
     "later": "sent mid-call",
     "late": "after the probe gave up waiting",
+    "stray": "an answer to no request of this call",
 }
 MAX_LINES = 200
 

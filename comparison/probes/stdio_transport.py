@@ -176,6 +176,7 @@ class StdioTransport:
         deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
         request_id = message.get("id")
         limit = self.limits.max_events
+        strays: list[Any] = []
         timers = [threading.Timer(delay, self._later, (later, record, headers)) for delay, later, headers in call.later]
         try:
             try:
@@ -194,6 +195,11 @@ class StdioTransport:
                         record.unanswered = True
                         self.unanswered.add(request_id)
                         break
+                    if strays:
+                        raise ExchangeFailure(
+                            f"response id {strays[0]!r} does not match request id {request_id!r}, and no response "
+                            f"with id {request_id!r} came within {self.limits.total_timeout:.0f} s"
+                        )
                     raise ExchangeTimeout(f"no response within {self.limits.total_timeout:.0f} s")
                 try:
                     line = self.lines.get(timeout=min(remaining, POLL_SECONDS))
@@ -220,8 +226,15 @@ class StdioTransport:
                     self.unanswered.discard(late)
                     record.saw("received", "late", value, limit)
                     continue
+                if value.get("id") != request_id and _answers_another(value):
+                    # A conformant client drops an answer to no request of its own and waits on (the
+                    # SDKs report it and keep the session): kept as a stray, and the cell says so.
+                    strays.append(value["id"])
+                    record.saw("received", "stray", value, limit)
+                    if len(strays) > limit:
+                        raise ExchangeFailure(f"more than {limit} responses to other requests without the response")
+                    continue
                 if value.get("id") != request_id:
-                    # One request is in flight at a time, so any other id is a wrong answer.
                     raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
                 record.response = value
                 record.saw("received", "request", value, limit)
@@ -280,3 +293,10 @@ class StdioTransport:
 
     def _later(self, message: dict[str, Any], record: Exchange, headers: dict[str, str]) -> None:
         record.sent_beside("later", message, self.send(message, headers), self.limits.max_events)
+
+
+def _answers_another(value: dict[str, Any]) -> bool:
+    """A response (a result or an error, no method) that names a request by a usable id: an answer
+    to some other request. An error with a null id answers the line the server could not read."""
+    named = value.get("id")
+    return isinstance(named, (str, int)) and not isinstance(named, bool) and ("result" in value or "error" in value)

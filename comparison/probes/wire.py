@@ -164,9 +164,8 @@ class WireClient:
         notification: bool = False,
         call: Call | None = None,
     ) -> Exchange:
+        self._learn_names(method, record)
         if self.aliases is not None and method in NAMED_BY:
-            if not self.aliases.learned(method):
-                self._send(NAMED_BY[method], {}, record=record)  # once: how the proxy names them
             params = self.aliases.call_params(method, params)
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if not notification:
@@ -220,8 +219,15 @@ class WireClient:
         """An id for a request sent outside `request` (a listen stream)."""
         return self._id()
 
-    def next_request_id(self) -> int:
-        """The id the next request will carry (a cancel sent mid-call names it)."""
+    def _learn_names(self, method: str, record: Session | None = None) -> None:
+        """Once per kind of item: how the proxy names them (its list), before the first call."""
+        if self.aliases is not None and method in NAMED_BY and not self.aliases.learned(method):
+            self._send(NAMED_BY[method], {}, record=record)
+
+    def next_request_id(self, method: str = "") -> int:
+        """The id the next request of `method` will carry (a cancel sent mid-call names it): the
+        list that teaches the proxy's names goes first, so it never takes that id."""
+        self._learn_names(method)
         return self.next_id + 1
 
     def close(self) -> None:

@@ -73,7 +73,7 @@ def play(client: Any, scenario: Scenario, revision: str, key: str) -> Played:
         {
             "jsonrpc": "2.0",
             "method": "notifications/cancelled",
-            "params": {"requestId": client.next_request_id(), "reason": REASON + journal_key},
+            "params": {"requestId": client.next_request_id("tools/call"), "reason": REASON + journal_key},
         }
     )
     add(
