@@ -139,8 +139,8 @@ def run(request, pk: int):
 
 RESULT_FIELDS = (
     "scenario", "family", "anchors", "method", "requested_revision", "negotiated_revision", "verdict", "failure",
-    "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "exchanges", "tries",
-    "duration_ms",
+    "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "predictions", "exchanges",
+    "tries", "duration_ms",
 )  # fmt: skip
 
 

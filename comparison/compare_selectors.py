@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, HOSTS, PROBE_VERDICTS
+from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, PROBE_VERDICTS, SCORED_HOSTS
 
 from .core import charts, failures
 from .models import ProbeResult, ProbeRun
@@ -104,7 +104,7 @@ def many_compare_page(run_ids: list[int], only: str) -> dict:
         "max_runs": MAX_COMPARED_RUNS,
         "runs": ProbeRun.objects.select_related("target").order_by("-pk")[:200],
         "chosen": [column.run_id for column in found.columns],
-        "hosts": [(host, HOST_NAMES[host]) for host in HOSTS],
+        "hosts": [(host, HOST_NAMES[host]) for host in SCORED_HOSTS],
         "verdicts": PROBE_VERDICTS,
         "export_formats": [("md", "Markdown"), ("html", "HTML report"), ("json", "JSON"), ("csv", "CSV")],
         "charts": comparison_charts(found),
@@ -126,7 +126,7 @@ def comparison_charts(found: multicompare.Comparison) -> list[charts.Chart]:
         "Interop per host",
         [
             charts.share_bar(f"{HOST_NAMES[host]} · #{c.run_id}", c.score.hosts[host].same, c.score.hosts[host].scored)
-            for host in HOSTS
+            for host in SCORED_HOSTS
             for c in columns
         ],
     )

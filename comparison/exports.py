@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 
 from common.http import export_policy
 from registers.core import linking
-from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS
+from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS
 
 from .core import reports
 from .core.charts import Chart
@@ -25,7 +25,7 @@ COMPARISON_FORMATS = {
 def comparison_response(found: Comparison, fmt: str, charts: list[Chart], *, base_url: str = "") -> HttpResponse:
     data = found.as_dict()
     if fmt == "md":
-        body = reports.comparison_markdown(data, dict(HOST_NAMES))
+        body = reports.comparison_markdown(data, {host: HOST_NAMES[host] for host in SCORED_HOSTS})
     elif fmt == "json":
         body = reports.comparison_json(data)
     elif fmt == "csv":
@@ -36,7 +36,7 @@ def comparison_response(found: Comparison, fmt: str, charts: list[Chart], *, bas
             "lines": found.lines,
             "charts": charts,
             "verdicts": PROBE_VERDICTS,
-            "hosts": list(HOST_NAMES.items()),
+            "hosts": [(host, HOST_NAMES[host]) for host in SCORED_HOSTS],
         }
         # Absolute links: the results and runs it links to stay reachable from the downloaded file.
         body = linking.absolute_links(render_to_string("reports/comparison.html", context), base_url)

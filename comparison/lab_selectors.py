@@ -4,6 +4,7 @@ the current fixture, in one query per page."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from . import lab_services
@@ -11,7 +12,7 @@ from .hostlab import catalogue, conformance_client, matrix, predictions
 from .hostlab.adapters import ADAPTERS
 from .hostlab.features import CHIPS, FEATURES
 from .hostlab.versions import key as versions_key
-from .hosts import protocol
+from .hosts import measured, protocol
 from .lab_models import FIXTURE_SERVER, TARGET_SERVER, HostObservation
 from .lab_services import USER_SERVER, observation_dict
 from .models import ProbeTarget
@@ -35,6 +36,48 @@ def current_observations(host: str | None = None, scenario: str | None = None) -
     pinned = {key: adapter.version for key, adapter in ADAPTERS.items()}
     rows = sorted(rows.order_by("-measured_at", "-pk").defer("raw"), key=lambda row: bool(row.not_measured))
     return [observation_dict(row) for row in rows if pinned.get(row.host) == row.version]
+
+
+#: The lab's observations shipped with the project (what the start command loads).
+SHIPPED_SNAPSHOT = Path(__file__).resolve().parent / "data" / "host_lab_observations.json"
+
+
+def measured_for_probes() -> dict[str, measured.Measured]:
+    """The hosts the lab measured at their pinned versions, as a probe run predicts from them:
+    each feature's chip, and the protocol version each host asks for. From this database's
+    observations, else (none stored yet) from the shipped snapshot."""
+    return measured_hosts_of(current_observations() or shipped_observations())
+
+
+def shipped_observations() -> list[dict[str, Any]]:
+    """The shipped snapshot's fixture observations of this fixture version, newest first."""
+    try:
+        items = json.loads(SHIPPED_SNAPSHOT.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    fixture = catalogue.fixture_version()
+    found = [
+        item
+        for item in (items if isinstance(items, list) else [])
+        if isinstance(item, dict) and item.get("server") == FIXTURE_SERVER and item.get("fixture") == fixture
+    ]
+    pinned = {key: adapter.version for key, adapter in ADAPTERS.items()}
+    found = [item for item in found if pinned.get(item.get("host")) == item.get("version")]
+    return sorted(found, key=lambda item: str(item.get("measured_at", "")), reverse=True)
+
+
+def measured_hosts_of(observations: list[dict[str, Any]]) -> dict[str, measured.Measured]:
+    rows = matrix.host_rows(observations)
+    return measured.measured_hosts(
+        {
+            "key": row.key,
+            "label": row.label,
+            "version": row.version,
+            "cells": [{"feature": c.feature, "chip": c.chip, "detail": c.detail} for c in row.cells],
+            "asks": next((str(value) for name, _, value in row.told if name == "protocol_version"), ""),
+        }
+        for row in rows
+    )
 
 
 def observation(pk: int, *, private: bool = False) -> HostObservation | None:

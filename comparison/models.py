@@ -305,7 +305,9 @@ class ProbeRun(models.Model):
 
 
 #: The JSON fields whose parts have a shape of their own (probes.result_shape).
-SHAPED_FIELDS = ("anchors", "seen", "findings", "diff", "host_views", "dpcter", "exchanges", "tries", "interop")
+SHAPED_FIELDS = (
+    "anchors", "seen", "findings", "diff", "host_views", "dpcter", "exchanges", "tries", "interop", "predictions",
+)  # fmt: skip
 
 
 def anchor_keys(anchors: list[str]) -> str:
@@ -342,6 +344,9 @@ class ProbeResult(models.Model):
     exchanges = models.JSONField(default=list)
     #: Each try of a timing-sensitive cell: [{"try", "verdict", "findings", "exchanges"}]; [] for one.
     tries = models.JSONField(default=list, blank=True)
+    predictions = models.JSONField(
+        default=list, blank=True, help_text="What each host the lab measured would see of a tool result."
+    )
     duration_ms = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 

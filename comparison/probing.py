@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from common.pagecache import bump_data_version
 
+from .lab_selectors import measured_for_probes
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import conformance_run
 from .probes.control import CANCELLED, RunControl
@@ -313,6 +314,7 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
                 control=control,
                 while_served=(lambda: still_ours() and _conformance_lane(run, redactor)) if run.conformance else None,
                 tries=run.tries,
+                lab=measured_for_probes(),
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
@@ -366,6 +368,7 @@ def _save_result(run: ProbeRun, data: dict) -> None:
             family=data.get("family", ""),
             negotiated_revision=data["negotiated_revision"][:20],
             tries=data.get("tries") or [],
+            predictions=data.get("predictions") or [],
             **{name: data[name] for name in RESULT_FIELDS},
         )
         ProbeRun.objects.filter(pk=run.pk).update(

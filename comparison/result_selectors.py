@@ -9,7 +9,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
-from registers.core.vocabulary import HOST_NAMES, HOSTS, PROBE_VERDICTS, ProbeVerdict
+from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS, ProbeVerdict
 
 from .hosts import change_kinds, protocol
 from .hosts.present import PresentedView
@@ -37,6 +37,7 @@ def result_page(result: ProbeResult) -> dict:
         ],
         "views": [PresentedView.from_json(view) for view in result.host_views],
         "host_lines": host_lines(result.interop),
+        "predictions": [p for p in result.predictions or [] if isinstance(p, dict)],
         "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
         "host_outcomes": host_outcomes(result),
         "host_aspect": protocol.aspect(result.scenario),
@@ -65,7 +66,11 @@ def host_lines(scored: dict | None) -> list[dict]:
     """One line per host of a result's interop: whether it gets what the upstream sends (none when
     the cell was not scored: `interop` is null)."""
     scored = scored or {}
-    return [{"host": host, "label": HOST_NAMES[host], "affected": not scored[host]} for host in HOSTS if host in scored]
+    return [
+        {"host": host, "label": HOST_NAMES[host], "affected": not scored[host]}
+        for host in SCORED_HOSTS
+        if host in scored
+    ]
 
 
 def host_outcomes(result: ProbeResult) -> list:

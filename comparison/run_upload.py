@@ -76,6 +76,7 @@ def store_uploaded_run(*, target: ProbeTarget, report: object, user, key: str = 
                     family=data.get("family", ""),
                     negotiated_revision=data["negotiated_revision"][:20],
                     tries=data.get("tries") or [],
+                    predictions=data.get("predictions") or [],
                     **{name: data[name] for name in STORED_FIELDS},
                 )
             record_changes(run)

@@ -61,7 +61,8 @@ def test_the_run_score_counts_cells_hosts_and_validity():
     score = run_score(cells, failed="failed to probe", invalid="invalid for revision")
     assert score.overall.as_dict() == {"same": 2, "scored": 4, "percent": 50.0}, "e unscored, d against every host"
     assert score.hosts["lootbox"].as_dict() == {"same": 2, "scored": 4, "percent": 50.0}
-    assert score.hosts["mcpx"].as_dict() == {"same": 3, "scored": 4, "percent": 75.0}
+    assert score.hosts["opencode-v2"].as_dict() == {"same": 3, "scored": 4, "percent": 75.0}
+    assert "mcpx" not in score.hosts, "the registers' subject proxy is not a host"
     assert score.valid.as_dict() == {"same": 3, "scored": 4, "percent": 75.0}, "failed cells are not judged valid"
     assert score.differing["lootbox"] == [("b", "2025-06-18"), ("d", "2025-06-18")]
     unscored = run_score([cell("d", "failed to probe", {})], failed="failed to probe", invalid="x")
@@ -178,21 +179,23 @@ def test_unscored_cells_and_unknown_hosts_are_passed_over_not_stopped_at():
     cells = [
         cell("no reference", "as expected", {}),
         cell("odd host", "as expected", {"some-other-host": False, **everyone}),
-        cell("scored", "changed by proxy", {**everyone, "mcpx": False}),
+        cell("scored", "changed by proxy", {**everyone, "lootbox": False}),
+        cell("subject only", "changed by proxy", {**everyone, "mcpx": False}),
     ]
     score = run_score(cells, failed="failed to probe", invalid="invalid for revision")
-    assert score.overall.as_dict() == {"same": 1, "scored": 2, "percent": 50.0}
-    assert score.hosts["mcpx"].as_dict() == {"same": 1, "scored": 2, "percent": 50.0}
+    assert score.overall.as_dict() == {"same": 2, "scored": 3, "percent": 66.7}, "mcpx alone differing counts nowhere"
+    assert score.hosts["lootbox"].as_dict() == {"same": 2, "scored": 3, "percent": 66.7}
     assert "some-other-host" not in score.hosts
-    assert score.differing == {"mcpx": [("scored", "2025-06-18")]}
-    assert score.as_dict()["differing"] == {"mcpx": [["scored", "2025-06-18"]]}
+    assert "mcpx" not in score.hosts
+    assert score.differing == {"lootbox": [("scored", "2025-06-18")]}
+    assert score.as_dict()["differing"] == {"lootbox": [["scored", "2025-06-18"]]}
 
 
 def test_a_compared_cell_says_why_it_failed_and_counts_per_verdict():
     results = [
         {"id": 1, "scenario": "a", "revision": "r", "verdict": "failed to probe", "failure": "x" * 300, "interop": {}},
         {"id": 2, "scenario": "b", "revision": "r", "verdict": "changed by proxy", "failure": "",
-         "diff": [{"path": "result.isError"}, {"change": "added"}], "interop": {"mcpx": True}},
+         "diff": [{"path": "result.isError"}, {"change": "added"}], "interop": {"lootbox": True}},
         {"id": 3, "scenario": "c", "revision": "r", "verdict": "invalid for revision", "interop": dict.fromkeys(HOSTS, True)},
     ]  # fmt: skip
     found = compare_runs([{"id": 9, "target": "T", "status": "done", "created": "c", "results": results}])

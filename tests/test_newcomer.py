@@ -35,8 +35,11 @@ def test_row_7_an_absent_field_says_absent_and_each_host_says_whether_it_was_aff
     lost = run.results.get(scenario="is-error")
     html = client.get(lost.get_absolute_url()).content.decode()
     assert affected_hosts(html) == {host for host, same in lost.interop.items() if not same}
-    assert len(host_lines(html)) == 5, "one line per host"
-    assert {"opencode-v1", "opencode-v2"} <= affected_hosts(html), "a tool error turned success reaches the model"
+    assert set(host_lines(html)) == set(lost.interop) - {"mcpx"}, "one line per scored host: the subject is none"
+    affected = affected_hosts(html)
+    assert {"opencode-v2", "claude-code", "gemini-cli"} <= affected, "a tool error turned success reaches the model"
+    # The lab measured Codex CLI and opencode dropping the flag: their models never saw it.
+    assert not {"codex", "opencode-v1"} & affected
 
 
 def host_lines(html: str) -> dict[str, str]:

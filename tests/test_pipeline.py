@@ -56,6 +56,8 @@ def test_junit_has_a_case_per_cell_and_fails_what_the_exit_code_fails():
         "negotiated_revision": "2025-06-18",
         "target": "my <proxy>",
         "verdict": "as expected",
+        "hosts_affected": "",
+        "hosts_unaffected": "",
     }
     assert cases[1].find("failure").get("message") == "result.isError added"
     assert cases[2].find("failure") is None
@@ -237,6 +239,8 @@ def test_junit_structure_in_full():
         ("negotiated_revision", "2025-06-18"),
         ("target", "proxy"),
         ("verdict", "changed by proxy"),
+        ("hosts_affected", ""),
+        ("hosts_unaffected", ""),
     ]
     assert gone.find("properties")[0].get("value") == "", "no negotiated revision"
     failure = text_case.find("failure")

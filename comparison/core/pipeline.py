@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.core.vocabulary import ProbeVerdict
+from registers.core.vocabulary import SCORED_HOSTS, ProbeVerdict
 
 from ..probes.compare import describe
 
@@ -76,6 +76,10 @@ def junit_xml(
         )
         ET.SubElement(case_properties, "property", name="target", value=target)
         ET.SubElement(case_properties, "property", name="verdict", value=str(result["verdict"]))
+        interop = result.get("interop") if isinstance(result.get("interop"), dict) else {}
+        for name, same in (("hosts_affected", False), ("hosts_unaffected", True)):
+            hosts = [host for host in SCORED_HOSTS if interop.get(host) is same]
+            ET.SubElement(case_properties, "property", name=name, value=",".join(hosts))
         verdict, detail = result["verdict"], _detail(result)
         expected = (baseline or {}).get((result["scenario"], result["requested_revision"]))
         if expected and verdict != ProbeVerdict.AS_EXPECTED and RANK[verdict] <= RANK[expected]:

@@ -118,18 +118,28 @@ def _changes(changed: list[dict[str, str]]) -> str:
 
 #: The hand model each lab host is the real counterpart of (registers.core.vocabulary host keys).
 MODEL_HOST = {"opencode": "opencode-v1", "codemode": "cloudflare"}
+#: The score's host of each lab host: a capture through the target takes that host's line.
+SCORED_AS = {**MODEL_HOST, "codex": "codex", "claude-code": "claude-code", "gemini-cli": "gemini-cli",
+             "qwen-code": "qwen-code"}  # fmt: skip
 
 
-def host_interop(captured: dict[str, dict[str, Any]], modelled: dict[str, dict[str, Any]], names: dict[str, str]):
+def host_interop(
+    captured: dict[str, dict[str, Any]],
+    modelled: dict[str, dict[str, Any]],
+    names: dict[str, str],
+    sources: dict[str, str] | None = None,
+):
     """One line per host: from the real host's captures where the lab ran it through the target,
-    else from the hand model's run score, labelled as such. `captured`: per_host(); `modelled`:
-    {model host: {"same", "scored", "percent"}}; `names`: model host -> label."""
+    else from the run's score, labelled with where it comes from. `captured`: per_host();
+    `modelled`: {host: {"same", "scored", "percent"}}; `names`: host -> label; `sources`: host ->
+    "lab" (predicted from the lab's chips), "lab + model", or "model" (the default)."""
+    sources = sources or {}
     lines = []
     for host, item in captured.items():
         scored = item[SAME] + item[DIFFERS]
         lines.append({"host": item["label"], "version": item["version"], "source": "captures", "same": item[SAME],
                       "scored": scored, "percent": round(100 * item[SAME] / scored, 1) if scored else None,
-                      "replaces": MODEL_HOST.get(host, ""), "differing": item["differing"]})  # fmt: skip
+                      "replaces": SCORED_AS.get(host, ""), "differing": item["differing"]})  # fmt: skip
     # A real host that measured nothing replaces no model: its hand model still says what it can.
     replaced = {line["replaces"] for line in lines if line["scored"]}
     for line in lines:
@@ -137,6 +147,6 @@ def host_interop(captured: dict[str, dict[str, Any]], modelled: dict[str, dict[s
     for host, score in modelled.items():
         if host not in replaced and score.get("scored"):
             shares = {name: score[name] for name in ("same", "scored", "percent")}
-            lines.append({"host": names.get(host, host), "version": "", "source": "model", "replaces": "",
-                          "differing": [], **shares})  # fmt: skip
+            lines.append({"host": names.get(host, host), "version": "", "source": sources.get(host, "model"),
+                          "replaces": "", "differing": [], **shares})  # fmt: skip
     return lines

@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from comparison.core import failures
-from comparison.hosts import change_kinds, is_prompt_result, prompt_views, protocol, tool_views
+from comparison.hosts import change_kinds, is_prompt_result, measured, prompt_views, protocol, tool_views
 from comparison.hosts.change_kinds import ADDED_AS_REVISION_ASKS
 from comparison.hosts.present import present
 from comparison.hosts.view import HostView
@@ -53,8 +53,11 @@ def host_views_of(scenario: Scenario, response_payload: dict[str, Any] | None) -
     return []
 
 
-def assess(outcome: Any, exchange: Any, spec: Any, direct_exchange: Any = None) -> Any:
-    """Fill an outcome from a completed exchange: findings, host views, DPCTER, the diff."""
+def assess(
+    outcome: Any, exchange: Any, spec: Any, direct_exchange: Any = None, lab: dict[str, measured.Measured] | None = None
+) -> Any:
+    """Fill an outcome from a completed exchange: findings, host views, DPCTER, the diff, and what
+    each host the `lab` measured would see (hosts.measured)."""
     scenario, revision = outcome.scenario, outcome.requested
     outcome.duration_ms = exchange.duration_ms
     outcome.response = exchange.response
@@ -73,7 +76,9 @@ def assess(outcome: Any, exchange: Any, spec: Any, direct_exchange: Any = None) 
         full_views = [present(view, limit=None) for view in views]
         scored = failures.profiles(exchange.response, full_views, is_failure=True)
         outcome.dpcter = [profile.as_dict() for profile in scored]
-    _compare(outcome, scenario, revision, _named_back(scenario, exchange.request, got), spec, direct_exchange)
+    if scenario.method == "tools/call" and lab:
+        outcome.predictions = [measured.prediction(got, host) for host in lab.values()]
+    _compare(outcome, scenario, revision, _named_back(scenario, exchange.request, got), spec, direct_exchange, lab)
     return outcome
 
 
@@ -93,7 +98,13 @@ def _named_back(scenario: Scenario, sent: Any, got: dict | None) -> dict | None:
 
 
 def _compare(
-    outcome: Any, scenario: Scenario, revision: str, got: dict | None, spec: Any, direct_exchange: Any
+    outcome: Any,
+    scenario: Scenario,
+    revision: str,
+    got: dict | None,
+    spec: Any,
+    direct_exchange: Any,
+    lab: dict[str, measured.Measured] | None = None,
 ) -> None:
     negotiated = outcome.negotiated or revision
     if direct_exchange is not None and direct_exchange.ok:
@@ -122,6 +133,8 @@ def _compare(
                 if found is None or found.known
             }
         outcome.interop = _negotiating(scored, negotiated)
+        if scenario.method == "tools/call" and lab:
+            outcome.interop |= measured.interop(direct, got, lab, negotiated)
     elif spec.upstream == "fixture":
         expected = expected_for(scenario, negotiated)
         if expected is not None:
@@ -137,6 +150,10 @@ def _compare(
             outcome.interop = _negotiating(
                 interop.cell_interop(scenario.method, got, payload(expected), same_error=_states_alike), negotiated
             )
+            if scenario.method == "tools/call" and lab:
+                # The fixture's own error texts are not fixed: an error is compared by what it states.
+                sent = got if _both_errors_alike(expected, got) else expected
+                outcome.interop |= measured.interop(sent, got, lab, negotiated)
 
 
 def _as_revision_asks(outcome: Any, revision: str, sent: dict | None, got: dict | None) -> dict | None:
@@ -158,6 +175,11 @@ def _as_revision_asks(outcome: Any, revision: str, sent: dict | None, got: dict 
 def _negotiating(scored: dict[str, bool], revision: str) -> dict[str, bool]:
     """A host that never negotiates the revision is never affected by what happens there."""
     return {host: same or not protocol.negotiates(host, revision) for host, same in scored.items()}
+
+
+def _both_errors_alike(expected: Any, got: Any) -> bool:
+    both = isinstance(expected, dict) and isinstance(got, dict) and "error" in expected and "error" in got
+    return both and _states_alike(expected["error"], got["error"])
 
 
 def _states_alike(expected_error: Any, got_error: Any) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
 from comparison.hosts.present import present
-from registers.core.vocabulary import HOSTS
+from registers.core.vocabulary import HOSTS, SCORED_HOSTS
 
 #: What a view says about what it received (its changes and notes explain, they are not received).
 RECEIVED_FIELDS = ("outcome", "error", "parts", "attachments", "script_value", "output", "host_text", "host_is_error")
@@ -100,7 +100,8 @@ def run_score(cells: list[dict[str, Any]], *, failed: str, invalid: str) -> RunS
     """Cells are {"scenario", "revision", "verdict", "interop": {host: bool}}. A cell without
     interop is unscored (no upstream to compare with, or scored before scores existed), except a
     failed one in a run that has a reference: the proxy gave every host nothing."""
-    score = RunScore(hosts={host: Score() for host in HOSTS})
+    # The registers' subject proxy is never a host here: its cells stay on its own page.
+    score = RunScore(hosts={host: Score() for host in SCORED_HOSTS})
     has_reference = any(isinstance(cell.get("interop"), dict) and cell["interop"] for cell in cells)
     for cell in cells:
         where = (cell["scenario"], cell["revision"])
@@ -112,7 +113,7 @@ def run_score(cells: list[dict[str, Any]], *, failed: str, invalid: str) -> RunS
         stored = cell.get("interop") if isinstance(cell.get("interop"), dict) else {}
         interop = {host: same for host, same in stored.items() if host in score.hosts}
         if cell["verdict"] == failed and has_reference:
-            interop = dict.fromkeys(HOSTS, False)
+            interop = dict.fromkeys(SCORED_HOSTS, False)
         if not interop:
             continue
         score.overall.scored += 1

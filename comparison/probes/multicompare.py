@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.core.vocabulary import HOSTS, PROBE_VERDICTS
+from registers.core.vocabulary import PROBE_VERDICTS, SCORED_HOSTS
 
 from . import conformance
 from .compare import describe
@@ -111,7 +111,7 @@ def _cell(result: dict[str, Any]) -> Cell:
     changes = describe(result.get("diff"))
     if result["verdict"] == FAILED and result.get("failure"):
         changes = [str(result["failure"])[:200]]
-    return Cell(result["id"], result["verdict"], changes, [host for host in HOSTS if interop.get(host) is False])
+    return Cell(result["id"], result["verdict"], changes, [host for host in SCORED_HOSTS if interop.get(host) is False])
 
 
 def compare_runs(runs: list[dict[str, Any]]) -> Comparison:

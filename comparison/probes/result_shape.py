@@ -121,6 +121,21 @@ class HostView(Part):
     notes: list[Text] = Field(default_factory=list)
 
 
+class PredictedCell(Part):
+    feature: Short
+    chip: Short
+    detail: Text = ""
+
+
+class Prediction(Part):
+    """What one host the lab measured would see of a tool result (comparison.hosts.measured)."""
+
+    host: Short
+    label: Short
+    source: Text = ""
+    cells: list[PredictedCell] = Field(default_factory=list, max_length=200)
+
+
 class Try(Part):
     verdict: Verdict
     findings: list[Finding] = Field(default_factory=list)
@@ -148,6 +163,7 @@ class Result(BaseModel):
     host_views: list[HostView] = Field(max_length=100)
     dpcter: list[Dpcter] = Field(max_length=100)
     interop: dict[Short, StrictBool] | None
+    predictions: list[Prediction] = Field(default_factory=list, max_length=20)
     exchanges: list[Exchange] = Field(max_length=1000)
     tries: list[Try] = Field(default_factory=list, max_length=20)
     duration_ms: Number
@@ -170,6 +186,7 @@ ITEM_SHAPES: dict[str, type[BaseModel]] = {
     "dpcter": Dpcter,
     "exchanges": Exchange,
     "tries": Try,
+    "predictions": Prediction,
 }
 #: Lists of plain text.
 TEXT_LISTS = ("anchors", "seen")

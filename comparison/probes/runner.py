@@ -17,6 +17,7 @@ from typing import Any
 from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 from ..anchors.travelled import travelled
+from ..hosts.measured import Measured
 from . import same_shape
 from .answers import assess, expected_for
 from .control import CANCELLED, RunControl
@@ -81,6 +82,8 @@ class ProbeOutcome:
     dpcter: list[dict[str, Any]] = field(default_factory=list)
     #: {host: whether it gets through the proxy what the upstream sends}; empty without a reference.
     interop: dict[str, bool] = field(default_factory=dict)
+    #: What each host the lab measured would see of a tool result (comparison.hosts.measured).
+    predictions: list[dict[str, Any]] = field(default_factory=list)
     failure: str = ""
     duration_ms: float = 0.0
     #: A family scenario's verdict from its assessment (the worst finding); "" for a result's cell.
@@ -126,6 +129,7 @@ class ProbeOutcome:
             "host_views": self.host_views,
             "dpcter": self.dpcter,
             "interop": self.interop,
+            "predictions": self.predictions,
             "exchanges": self.exchanges,
             "tries": self.tries,
             "duration_ms": round(self.duration_ms, 2),
@@ -153,6 +157,7 @@ def run_probe(
     while_served: Callable[[], None] | None = None,
     tries: int = DEFAULT_TRIES,
     check_losses: bool = True,
+    lab: dict[str, Measured] | None = None,
 ) -> list[ProbeOutcome]:
     """Every scenario at every revision. The exchanges of several revisions may run at once (in
     threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
@@ -161,7 +166,8 @@ def run_probe(
     `while_served` runs after the cells, while a launched target still serves (the conformance
     pass), unless the run was cancelled. `tries` is how often a timing-sensitive cell is played.
     With `check_losses`, a cell lost through a target in front of the fixture is played again
-    with no proxy in between (probes.same_shape) before the proxy is blamed.
+    with no proxy in between (probes.same_shape) before the proxy is blamed. `lab` holds the
+    hosts the lab measured: each tool result says what they would see, and scores them.
     What the upstream sent is the reference of every comparison: the upstream probed directly
     when one is given, else, for a target in front of the fixture, the fixture itself probed
     directly for the answers that are not fixed (lists, reads) and the families that compare."""
@@ -195,7 +201,7 @@ def run_probe(
             # The revision agreed is compared with the upstream's own at the revision asked for.
             if REVISION_AGREED in asked.answers:
                 direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
-        made = [_outcome(scenario, revision, found, direct.answers.get(scenario.key), spec) for scenario in here]
+        made = [_outcome(scenario, revision, found, direct.answers.get(scenario.key), spec, lab) for scenario in here]
         if upstream is None and spec.upstream == "fixture" and check_losses:
             check_losses_alone(spec, made, found, direct.answers, limits, control, revision)
         return made, time.monotonic() - started
@@ -303,7 +309,12 @@ def _reference(
 
 
 def _outcome(
-    scenario: Scenario, revision: str, found: RevisionProbe, direct_exchange: Any, spec: TargetSpec
+    scenario: Scenario,
+    revision: str,
+    found: RevisionProbe,
+    direct_exchange: Any,
+    spec: TargetSpec,
+    lab: dict[str, Measured] | None = None,
 ) -> ProbeOutcome:
     outcome = ProbeOutcome(scenario, revision, found.negotiated)
     exchange = found.answers.get(scenario.key)
@@ -316,7 +327,7 @@ def _outcome(
         )
         return outcome
     try:
-        assess(outcome, exchange, spec, direct_exchange)
+        assess(outcome, exchange, spec, direct_exchange, lab)
     except Exception as error:  # a bug of ours meeting an odd answer: this cell, not the run
         logger.exception("could not assess %s at %s", scenario.key, revision)
         outcome.failure = f"mcp-compare could not assess this answer: {type(error).__name__}: {error}"[:500]

@@ -53,13 +53,36 @@ class Host(Labelled):
     LOOTBOX = "lootbox"
     CLOUDFLARE = "cloudflare"
     MCPX = "mcpx"
+    #: The hosts the host lab runs for real (comparison/hostlab): known from measurements, never
+    #: from a register's columns.
+    CODEX = "codex"
+    CLAUDE_CODE = "claude-code"
+    GEMINI_CLI = "gemini-cli"
+    QWEN_CODE = "qwen-code"
 
 
-_labels(Host, {"opencode-v1": "opencode v1", "opencode-v2": "opencode v2", "cloudflare": "Cloudflare"})
-HOSTS = tuple(Host)
+_labels(
+    Host,
+    {
+        "opencode-v1": "opencode v1",
+        "opencode-v2": "opencode v2",
+        "cloudflare": "Cloudflare",
+        "codex": "Codex CLI",
+        "claude-code": "Claude Code",
+        "gemini-cli": "Gemini CLI",
+        "qwen-code": "Qwen Code",
+    },
+)
+#: The hosts the registers have columns for and the hand models describe (comparison/hosts).
+HOSTS = (Host.OPENCODE_V1, Host.OPENCODE_V2, Host.LOOTBOX, Host.CLOUDFLARE, Host.MCPX)
+#: The hosts known only from the lab's measurements (no hand model, no register column).
+LAB_ONLY_HOSTS = (Host.CODEX, Host.CLAUDE_CODE, Host.GEMINI_CLI, Host.QWEN_CODE)
 HOST_NAMES = {host: host.label for host in Host}
-#: The status-subject host: the proxy whose status column a register records.
+#: The status-subject host: the proxy whose status column a register records. A proxy, not a host
+#: a user runs: its column is the register's subject, and it is never in a run's host scores.
 SUBJECT_HOST = Host.MCPX
+#: The hosts a run's interop is scored for: the hosts people run, never the registers' subject.
+SCORED_HOSTS = (*LAB_ONLY_HOSTS, *(host for host in HOSTS if host != SUBJECT_HOST))
 
 
 def host_name(host: str, subject: str = "") -> str:

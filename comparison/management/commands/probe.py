@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from comparison import lab_through
 from comparison.core import failures, pipeline
 from comparison.hostlab import through
+from comparison.lab_selectors import measured_for_probes, measured_hosts_of, shipped_observations
 from comparison.models import ProbeTarget
 from comparison.probes import conformance, conformance_run
 from comparison.probes.compare import describe
@@ -150,6 +151,7 @@ class Command(BaseCommand):
                 control=RunControl(deadline),
                 while_served=conformance_pass if options["conformance"] else None,
                 tries=options["tries"] or settings.PROBE_TRIES,
+                lab=_measured_hosts(),
             )
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"
@@ -321,3 +323,12 @@ def _headers(pairs: list[str], from_env: list[str]) -> dict[str, str]:
             raise CommandError(f"--header-env {name.strip()}: the environment has no variable {variable.strip()!r}")
         headers[name.strip()] = os.environ[variable.strip()]
     return headers
+
+
+def _measured_hosts() -> dict:
+    """The lab's chips for the predictions: this database's, or, where the command runs with no
+    usable database (a proxy's own CI), the shipped snapshot's."""
+    try:
+        return measured_for_probes()
+    except Exception:  # no database, or not migrated: the predictions still have the shipped chips
+        return measured_hosts_of(shipped_observations())
