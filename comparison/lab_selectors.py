@@ -38,6 +38,8 @@ def current_observations(host: str | None = None, scenario: str | None = None) -
     return [observation_dict(row) for row in rows if pinned.get(row.host) == row.version]
 
 
+#: The one command that installs the hosts the lab runs, at their pinned versions.
+INSTALL_COMMAND = "scripts/install_hosts.sh"
 #: The lab's observations shipped with the project (what the start command loads).
 SHIPPED_SNAPSHOT = Path(__file__).resolve().parent / "data" / "host_lab_observations.json"
 
@@ -98,6 +100,8 @@ def matrix_page(hosts: list[str], chip: str) -> dict[str, Any]:
         rows = [row for row in rows if any(cell.chip == chip for cell in row.cells)]
     suite = conformance_rows()
     return {
+        "not_installed": not_installed_hosts(),
+        "install_command": INSTALL_COMMAND,
         "rows": rows,
         "conformance": {row.key: conformance_summary(suite.get(row.key, [])) for row in rows},
         "suite_version": conformance_client.SUITE_VERSION,
@@ -149,7 +153,12 @@ def host_page(key: str) -> dict[str, Any] | None:
 def feature_page(feature: str) -> dict[str, Any] | None:
     if feature not in FEATURES:
         return None
-    found = current_observations()
+    # One entry per host, scenario and version: the newest (observations of several lab versions
+    # may be stored for the same run; what measured something comes first).
+    newest: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for item in current_observations():
+        newest.setdefault((item["host"], item["scenario"], item["version"]), item)
+    found = list(newest.values())
     lines = []
     for key, adapter in ADAPTERS.items():
         cells = [
@@ -209,8 +218,17 @@ def lab_form_page() -> dict[str, Any]:
     targets = ProbeTarget.objects.filter(transport="stdio", enabled=True).order_by("name").only("pk", "name")
     return {
         "targets": list(targets),
-        "hosts": [(key, adapter.label, adapter.unavailable) for key, adapter in ADAPTERS.items()],
+        "hosts": [(key, adapter.label, _why_not(adapter)) for key, adapter in ADAPTERS.items()],
+        "installed": installed_hosts(),
+        "install_command": INSTALL_COMMAND,
     }
+
+
+def _why_not(adapter) -> str:
+    """Why the lab will not run a host here ("" when it will)."""
+    if adapter.unavailable:
+        return adapter.unavailable
+    return "" if _installed(adapter) else f"not installed here: {INSTALL_COMMAND} installs it"
 
 
 def conformance_rows(host: str | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -295,6 +313,17 @@ def target_hosts(target_id: int) -> dict[str, Any]:
 
 def installed_hosts() -> list[str]:
     """The labels of the hosts the lab can run here (installed), for the run form."""
+    return [adapter.label for adapter in ADAPTERS.values() if adapter.runnable and _installed(adapter)]
+
+
+def not_installed_hosts() -> list[str]:
+    """The labels of the hosts the lab could run but are not installed here."""
+    return [adapter.label for adapter in ADAPTERS.values() if adapter.runnable and not _installed(adapter)]
+
+
+def _installed(adapter) -> bool:
+    from .hostlab.install import missing
     from .hostlab.lab import binary_path
 
-    return [a.label for a in ADAPTERS.values() if a.runnable and binary_path(a, None) is not None]
+    # codemode runs under node: its package is what has to be there.
+    return binary_path(adapter, None) is not None and adapter.package not in missing()

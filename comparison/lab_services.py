@@ -10,6 +10,8 @@ from typing import Any
 
 from django.db import transaction
 
+from common.pagecache import bump_data_version
+
 from .hostlab import catalogue, conformance_client, lab, predictions, through
 from .hostlab.adapters import ADAPTERS
 from .lab_models import FIXTURE_SERVER, HostObservation
@@ -109,6 +111,9 @@ def run_fixture(
         )
         with transaction.atomic():
             saved.append(_save(observation, FIXTURE_SERVER))
+    if any("id" not in observation for observation in observations):
+        # The register pages read host states from the lab: what they cached is stale now.
+        bump_data_version()
     return LabOutcome(saved, reused)
 
 
@@ -272,6 +277,8 @@ def load_snapshot(items: list[dict[str, Any]]) -> int:
                 continue
             _save(item, item["server"], key=item["key"])
             added += 1
+    if added:
+        bump_data_version()  # the register pages read host states from the lab
     return added
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from common.pagecache import data_version
 from comparison.core.evidence import row_verdict
-from evidence import row_evidence
+from evidence import lab_states, row_evidence
 
 from .core.facetcounts import FacetOption, facet_options
 from .core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
@@ -79,7 +79,12 @@ def snapshot() -> Snapshot:
         titles = list(Register.objects.order_by("title").values_list("slug", "title"))
         found = row_evidence.evidence_of_rows([_evidence_input(values) for values in rows])
         verdicts = {row_id: row_verdict(items) for row_id, items in found.items()}
-        facts = [_facts(values[: len(FACT_COLUMNS)], verdicts.get(values[1], "untested")) for values in rows]
+        # The hosts no register has a column for are stated by the lab, from what each row is about.
+        measured = lab_states.states_of_rows((values[0], values[len(FACT_COLUMNS)]) for values in rows)
+        facts = [
+            _facts(values[: len(FACT_COLUMNS)], verdicts.get(values[1], "untested"), measured.get(values[0], {}))
+            for values in rows
+        ]
         contradicted = [
             item
             for values in rows
@@ -99,7 +104,7 @@ def _evidence_input(values: tuple) -> tuple:
     return values[1], facts.get("hosts", {}), revisions
 
 
-def _facts(values: tuple, evidence: str):
+def _facts(values: tuple, evidence: str, measured: dict[str, str]):
     pk, _, slug, status, sign, level, effort, risk, introduced, removed, deprecated, document, search_text = values
     scalars = {
         "status": status,
@@ -111,7 +116,8 @@ def _facts(values: tuple, evidence: str):
         "removed": removed,
         "deprecated": deprecated,
     }
-    return replace(row_facts(pk, slug, scalars, document or {}, search_text), evidence=evidence)
+    facts = row_facts(pk, slug, scalars, document or {}, search_text)
+    return replace(facts, evidence=evidence, hosts={**facts.hosts, **measured})
 
 
 @dataclass

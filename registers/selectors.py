@@ -17,7 +17,7 @@ from comparison.anchors.row_anchors import shown as shown_anchors
 from comparison.core import charts, evidence, evidence_related
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
-from evidence import lab_findings, probe_findings, row_evidence
+from evidence import lab_findings, lab_states, probe_findings, row_evidence
 
 from . import filters
 from .core import history, rowcompare
@@ -51,11 +51,12 @@ class RowsPage:
                 "stated": self.filtered.filter.querystring(vs_all=""),
             },
             "hosts": [(host, vocab.host_name(host, column_subject)) for host in vocab.HOSTS],
+            "lab_hosts": [(host, vocab.HOST_NAMES[host]) for host in vocab.LAB_ONLY_HOSTS],
             "filter": self.filtered.filter,
             "filter_fields": filters.filter_fields(
                 self.filtered.filter, _named_subject(self.filtered.facets(), subject)
             ),
-            "matrix_columns": 1 + len(compared) + len(vocab.REVISIONS) + len(vocab.HOSTS),
+            "matrix_columns": 1 + len(compared) + len(vocab.REVISIONS) + len(vocab.ROW_HOSTS),
             "export_formats": EXPORT_FORMATS,
             "page": self.page,
             "status_subject": subject,
@@ -65,12 +66,15 @@ class RowsPage:
         """The two hosts or revisions the filter compares, with each page row's two states set on
         it as `compared` (read from the facts the filter already holds: no query)."""
         f = self.filtered.filter
-        names = {host: vocab.host_name(host, subject if subject != MIXED_SUBJECTS else "") for host in vocab.HOSTS}
+        names = {host: vocab.host_name(host, subject if subject != MIXED_SUBJECTS else "") for host in vocab.ROW_HOSTS}
         found = rowcompare.comparisons(f.revision, f.vs_revision, f.host, f.vs_host, names, stated_only=not f.vs_all)
-        if found:
-            facts = {one.pk: one for one in self.filtered.evaluation.selected}
-            for row in self.page.object_list:
+        facts = {one.pk: one for one in self.filtered.evaluation.selected}
+        for row in self.page.object_list:
+            if found:
                 row.compared = [(one, one.sides(facts[row.pk])) for one in found if row.pk in facts]
+            # The lab's hosts have no register column: their cells are read from the facts live.
+            stated = facts[row.pk].hosts if row.pk in facts else {}
+            row.lab_cells = [(host, vocab.HOST_NAMES[host], stated.get(host, "")) for host in vocab.LAB_ONLY_HOSTS]
         return found
 
 
@@ -211,6 +215,7 @@ def row_page(slug: str, row_id: str) -> dict:
         "probe_results": probe_findings.row_probe_results(revisions.anchors),
         "host_observations": lab_findings.row_observations(revisions.anchors),
         "claim_checks": lab_findings.claim_checks(row),
+        "lab_hosts": _lab_hosts(row),
         "fields": [f for f in row.fields if f["key"] != "sources"],
         "sources": row.field("sources"),
         "citations": citations,
@@ -220,6 +225,13 @@ def row_page(slug: str, row_id: str) -> dict:
         ],
         **_neighbours(row),
     }
+
+
+def _lab_hosts(row: Row) -> list[dict]:
+    """The hosts no register has a column for, as the lab measured what the row is about."""
+    states = lab_states.row_states(row.anchors, lab_states.host_chips())
+    measured = [host for host in vocab.LAB_ONLY_HOSTS if host in states]
+    return [{"host": host, "name": vocab.HOST_NAMES[host], **states[host]} for host in measured]
 
 
 def revision_words(row: Row) -> list[dict]:

@@ -56,12 +56,18 @@ ensure_node_packages() {
       return 1
     fi
   fi
+  ensure_lab_hosts
+}
+
+ensure_lab_hosts() {
+  # The pinned hosts of the host lab and the conformance suite's client side, from npm
+  # (comparison/hostlab/node, pinned by its lock file); Node.js and npm first where missing.
   if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
       apt-get update -qq
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
     else
-      echo "error: the real-host tests need Node.js and npm" >&2
+      echo "error: the host lab needs Node.js and npm" >&2
       return 1
     fi
   fi

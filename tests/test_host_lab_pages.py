@@ -106,6 +106,16 @@ def test_feature_and_compare_pages(client, observed):
     assert "Choose two different hosts." in same
 
 
+def test_a_feature_page_has_one_entry_per_host_and_version_whatever_the_lab_versions_stored(client, observed):
+    image = next(item for item in observed if item["host"] == "codex" and item["scenario"] == "image")
+    # The same run stored again under a newer lab version's key (the lab's code changed since).
+    again = dict(image, key=image["key"].rsplit("/lab-", 1)[0] + "/lab-0123456789ab")
+    again.pop("id", None)
+    lab_services._save(again, "fixture")
+    entries = client.get("/api/v1/hosts/features/image/").json()["hosts"]["codex"]
+    assert [(e["scenario"], e["version"]) for e in entries].count(("image", image["version"])) == 1
+
+
 def test_an_observation_page_escapes_what_the_host_sent(client, observed):
     item = observed[0]
     row = HostObservation.objects.get(pk=item["id"])

@@ -212,6 +212,47 @@ def test_judge_says_not_measured_when_nothing_reached():
     assert judge(reply({"content": []}), nothing)[0]["chip"] == "not measured"
 
 
+def test_a_failure_flag_shown_in_the_text_is_changed_not_dropped():
+    result = {"isError": True, "content": [{"type": "text", "text": "Not found"}]}
+    shown = json.dumps({"content": [{"type": "text", "text": "Not found"}], "isError": True}, indent=2)
+    cells = judge(reply(result), seen({"kind": "text", "text": shown}))
+    assert (cells[-1]["feature"], cells[-1]["chip"]) == ("error-flag", "changed")
+    assert "flag shown in the text" in cells[-1]["detail"]
+
+
+def test_structured_content_is_found_by_parsing_whatever_the_spacing():
+    value = {"city": "New York", "tags": ["a b", "c"]}
+    result = {"content": [{"type": "text", "text": "Weather in New York"}], "structuredContent": value}
+    pretty = "Weather in New York\nResult:\n" + json.dumps(value, indent=4)
+    assert judge(reply(result), seen({"kind": "text", "text": pretty}))[-1]["chip"] == "changed"
+    only_text = judge(reply(result), seen({"kind": "text", "text": "Weather in New York"}))
+    assert only_text[-1]["chip"] == "dropped", "text unlike the value: the value never reached the model"
+    near = judge(reply(result), seen({"kind": "text", "text": json.dumps({**value, "city": "Boston"})}))
+    assert near[-1]["chip"] == "dropped", "another value is not the value"
+
+
+def line(direction: str, message: dict) -> dict:
+    return {"dir": direction, "line": json.dumps(message)}
+
+
+def test_not_measured_says_why_the_tool_was_never_called():
+    from comparison.hostlab.features import not_called_reason
+
+    opened = line("host->up", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}})
+    answer = line("up->host", {"jsonrpc": "2.0", "id": 0, "result": {}})
+    listing = line("host->up", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    tools = line("up->host", {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "echo"}]}})
+    assert not_called_reason([], "echo") == "the host never started the server (nothing reached it)"
+    assert not_called_reason([opened], "echo") == "the server never answered initialize"
+    assert not_called_reason([opened, answer, listing, tools], "search") == (
+        "no such tool: the server lists no tool named 'search'"
+    )
+    assert not_called_reason([opened, answer, listing, tools], "echo") == "the host never called the tool"
+    assert judge(None, seen(), "the server never answered initialize")[0]["detail"] == (
+        "the server never answered initialize"
+    )
+
+
 def test_volatile_bits_are_replaced():
     assert stable("Wall time: 0.0046 seconds\nOutput:") == "Wall time: N seconds\nOutput:"
     assert stable("[Image: source: /tmp/mcp-compare-lab-x-1/a/b.png]") == "[Image: source: <lab home>]"

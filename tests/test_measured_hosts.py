@@ -199,3 +199,77 @@ def test_a_run_shows_and_serves_what_each_measured_host_would_see(client):
     data = client.get(f"/api/v1/results/{result.pk}/").json()
     assert {p["host"] for p in data["predictions"]} == MEASURED_HOSTS
     assert data["interop"]["codex"] is False
+
+
+def test_a_rows_lab_state_is_has_lacks_or_partial_as_its_features_reach_the_model():
+    from comparison.hostlab import claims
+
+    assert claims.lab_state(["kept"]) == "has"
+    assert claims.lab_state(["dropped", "not supported"]) == "lacks"
+    assert claims.lab_state(["kept", "dropped"]) == claims.lab_state(["changed"]) == "partial"
+    assert claims.lab_state(["not measured"]) == claims.lab_state([]) == ""
+
+
+def facts_count(html: str) -> str:
+    return html[html.index('id="result-count">') :].split("<")[0].split(">")[1]
+
+
+@pytest.mark.django_db
+def test_the_measured_hosts_filter_compare_and_fill_the_matrix_and_row_pages(loaded, client):
+    from django.core.management import call_command
+
+    call_command("host_lab", "--load-snapshot", str(SNAPSHOT))
+    # CT-01 is about text blocks: the lab saw Codex CLI keep them and Gemini CLI change them.
+    assert "Ignored" not in client.get("/?host=claude-code").content.decode()
+    has = client.get("/?host=codex&host_mode=has").content.decode()
+    assert 'id="row-CT-01"' in has
+    partial = client.get("/?host=gemini-cli&host_mode=partial").content.decode()
+    assert 'id="row-CT-01"' in partial
+    assert 'id="row-CT-01"' not in client.get("/?host=gemini-cli&host_mode=has").content.decode()
+    compared = client.get("/?host=codex&vs_host=gemini-cli").content.decode()
+    assert 'id="row-CT-01"' in compared, "the two lab hosts differ on text blocks"
+
+    matrix = client.get("/matrix/?host=codex").content.decode()
+    assert "Hosts the lab measures" in matrix
+    cell = matrix[matrix.index('class="host-cell host-lab" data-host="codex"') :].split("</td>")[0]
+    assert "not in the register: from the lab" in cell
+
+    row = client.get("/registers/content-types/CT-01/").content.decode()
+    codex = row[row.index('id="lab-host-codex"') :].split("</li>")[0]
+    assert '<span class="host host-has">has</span>' in codex
+    assert "text: kept" in codex
+    assert "not in the register: from the lab" in codex
+
+
+@pytest.mark.django_db
+def test_the_pages_say_which_hosts_are_installed_here_and_the_one_command_that_installs_them(client, admin_client):
+    from comparison import lab_selectors
+    from comparison.hostlab.adapters import ADAPTERS
+    from comparison.hostlab.lab import binary_path
+
+    missing = lab_selectors.not_installed_hosts()
+    for adapter in ADAPTERS.values():
+        if adapter.runnable and adapter.binary != "node":
+            assert (adapter.label in missing) is (binary_path(adapter, None) is None), adapter.key
+    hosts = client.get("/hosts/").content.decode()
+    assert ('id="not-installed"' in hosts) is bool(missing)
+    form = admin_client.get("/hosts/lab/").content.decode()
+    for adapter in ADAPTERS.values():
+        line = form[form.index(f'<li data-host="{adapter.key}">') :].split("</li>")[0]
+        if not adapter.runnable:
+            assert adapter.unavailable in line
+        elif adapter.label in missing:
+            assert "not installed here: scripts/install_hosts.sh installs it" in line
+        else:
+            assert line.endswith(": runs"), line
+    installed = lab_selectors.installed_hosts()
+    assert ("Run through every installed host (" + ", ".join(installed) + ")" in form) is bool(installed)
+    assert ('id="none-installed"' in form) is not installed
+
+
+def test_the_start_command_installs_the_hosts_unless_told_not_to():
+    start = (PROJECT / "scripts" / "start.sh").read_text(encoding="utf-8")
+    assert 'if [ "${MCP_COMPARE_HOSTS:-1}" != 0 ]; then\n  scripts/install_hosts.sh' in start
+    install = PROJECT / "scripts" / "install_hosts.sh"
+    assert install.stat().st_mode & 0o111
+    assert "ensure_lab_hosts" in install.read_text(encoding="utf-8")

@@ -146,7 +146,8 @@ def test_revision_counts_follow_the_mode():
 
 def test_host_label_cite_and_changed_counts():
     c = counts("")
-    assert c["host"] == {"opencode-v1": 2, "opencode-v2": 0, "lootbox": 1, "cloudflare": 0, "mcpx": 1}
+    lab_hosts = dict.fromkeys(["codex", "claude-code", "gemini-cli", "qwen-code"], 0)  # no lab reading here
+    assert c["host"] == {"opencode-v1": 2, "opencode-v2": 0, "lootbox": 1, "cloudflare": 0, "mcpx": 1, **lab_hosts}
     assert counts("host_mode=lacks")["host"]["opencode-v1"] == 1
     assert c["cite"] == {"drifted": 1, "moved": 1, "unverified": 1}
     # A count says how many rows picking the value shows: "since 1" shows rows changed at 1 or later.

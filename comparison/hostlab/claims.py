@@ -131,3 +131,17 @@ def check_row(
                 )
             )  # fmt: skip
     return found
+
+
+#: A register's word for what a chip says of a feature reaching the model.
+STATE_OF_CHIP = {KEPT: HAS, CHANGED: PARTIAL, DROPPED: LACKS, NOT_SUPPORTED: LACKS}
+
+
+def lab_state(chips: list[str]) -> str:
+    """The state a row's features show for one host, in the registers' words: "has" when each
+    reaches the model as itself, "lacks" when none reaches it, "partial" otherwise; "" when the lab
+    has no reading of any of them."""
+    states = {STATE_OF_CHIP[chip] for chip in chips if chip in STATE_OF_CHIP}
+    if not states:
+        return ""
+    return states.pop() if len(states) == 1 else PARTIAL

@@ -124,15 +124,39 @@ def _structured_cell(value: Any, reached: dict[str, Any]) -> dict[str, str]:
             return _cell("structured", KEPT, "as JSON text equal to it")
         if isinstance(parsed, dict) and parsed.get("structuredContent") == value:
             return _cell("structured", CHANGED, "inside the whole result as JSON")
-    compact = json.dumps(value, separators=(",", ":"))
-    if compact in reached["text"].replace(" ", "").replace("\n", ""):
+    if any(found == value for found in json_values_in(reached["text"])):
         return _cell("structured", CHANGED, "inside a longer text")
     return _cell("structured", DROPPED, "not in anything the model got")
+
+
+#: How many JSON values a text is searched for at most (a long capture stays cheap to read).
+MAX_JSON_STARTS = 2000
+
+
+def json_values_in(text: str) -> list[Any]:
+    """Every JSON object or array that a text holds, parsed where it starts: a value is found by
+    what it is, however the host spaced, indented or escaped around it."""
+    decoder = json.JSONDecoder()
+    found = []
+    starts = [index for index, char in enumerate(text) if char in "{["][:MAX_JSON_STARTS]
+    for start in starts:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        found.append(value)
+    return found
+
+
+#: The flag itself, shown in what the model reads (a host passing the result on as JSON text).
+FLAG_IN_TEXT = re.compile(r"""["']?isError["']?\s*[:=]\s*true\b""")
 
 
 def _failure_cell(feature: str, sent_words: str, reached: dict[str, Any]) -> dict[str, str]:
     if reached["error_flag"] is True:
         return _cell(feature, KEPT, "a machine-readable failure flag")
+    if feature == "error-flag" and FLAG_IN_TEXT.search(reached["text"]):
+        return _cell(feature, CHANGED, "the flag shown in the text, not as the dialect's own failure flag")
     said = FAILURE_WORDS.findall(reached["text"] + " " + " ".join(reached["glue"]))
     own = FAILURE_WORDS.findall(sent_words)
     if len(said) > len(own):
@@ -140,10 +164,16 @@ def _failure_cell(feature: str, sent_words: str, reached: dict[str, Any]) -> dic
     return _cell(feature, DROPPED, "nothing tells the model it failed: it reads like a success")
 
 
-def judge(reply: dict[str, Any] | None, reached: dict[str, Any]) -> list[dict[str, str]]:
-    """The chips of one run: `reply` is the upstream's JSON-RPC reply to the host's `tools/call`."""
+NEVER_CALLED = "the host never called the tool"
+
+
+def judge(
+    reply: dict[str, Any] | None, reached: dict[str, Any], not_called: str = NEVER_CALLED
+) -> list[dict[str, str]]:
+    """The chips of one run: `reply` is the upstream's JSON-RPC reply to the host's `tools/call`;
+    `not_called` says why there is none (see `not_called_reason`)."""
     if reply is None:
-        return [_cell("call", NOT_MEASURED, "the host never called the tool")]
+        return [_cell("call", NOT_MEASURED, not_called)]
     if not reached["reached"]:
         return [_cell("call", NOT_MEASURED, "no tool result reached the model")]
     if isinstance(reply.get("error"), dict):
@@ -177,6 +207,37 @@ def _refused(sent_words: str, reached: dict[str, Any]) -> bool:
     if reached["error_flag"] is True:
         return True
     return len(REFUSAL_WORDS.findall(reached["text"])) > len(REFUSAL_WORDS.findall(sent_words))
+
+
+def not_called_reason(lines: list[dict[str, Any]], tool: str) -> str:
+    """Why a run has no reply to a call of `tool`, from the recorder's lines: the host never
+    started the server, the server never answered `initialize`, it lists no such tool, or the host
+    had the tool and never called it."""
+    sent: dict[str, str] = {}
+    answered: set[str] = set()
+    listed: list[set[str]] = []
+    for line in lines:
+        try:
+            message = json.loads(line.get("line", ""))
+        except ValueError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        if line.get("dir") == "host->up" and isinstance(message.get("method"), str) and "id" in message:
+            sent[json.dumps(message["id"])] = message["method"]
+        elif line.get("dir") == "up->host" and "id" in message and "method" not in message:
+            answered.add(json.dumps(message["id"]))
+            tools = (message.get("result") or {}).get("tools") if isinstance(message.get("result"), dict) else None
+            if isinstance(tools, list):
+                listed.append({str(t.get("name")) for t in tools if isinstance(t, dict)})
+    opened = [key for key, method in sent.items() if method in ("initialize", "server/discover")]
+    if not lines or not sent:
+        return "the host never started the server (nothing reached it)"
+    if opened and not any(key in answered for key in opened):
+        return "the server never answered initialize"
+    if listed and not any(tool in names for names in listed):
+        return f"no such tool: the server lists no tool named {tool!r}"
+    return NEVER_CALLED
 
 
 def call_reply(lines: list[dict[str, Any]], tool: str) -> dict[str, Any] | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import catalogue
 from .adapters import ADAPTERS, Adapter
-from .features import call_reply, judge
+from .features import call_reply, judge, not_called_reason
 from .install import executable, node_binary
 from .reached import reached
 from .runner import RunRecord, run
@@ -97,7 +97,7 @@ def observe(
         "called_as": record.called_as,
         "reached": dict(seen, parts=stable_parts(seen), text=stable(seen["text"])),
         "told": told(record.upstream_lines) if adapter.reads == "model" else {"not_measured": DRIVER_TOLD},
-        "cells": judge(reply, seen),
+        "cells": judge(reply, seen, not_called_reason(record.upstream_lines, scenario)),
         "egress": record.egress,
         "connects": record.connects,
         "raw": {

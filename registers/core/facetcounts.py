@@ -63,7 +63,7 @@ def facet_options(
             ),
             host == f.host,
         )
-        for host in vocab.HOSTS
+        for host in vocab.ROW_HOSTS
     ]
 
     labels = Counter(text for facts in rows["label"] for text in facts.labels)

@@ -181,7 +181,7 @@ def parse(query) -> RowFilter:
     revision = pick("revision", vocab.REVISIONS)
     rev_mode = pick("rev_mode", REV_MODES, "exists")
     vs_revision = _versus(pick("vs_revision", vocab.REVISIONS), revision, "vs_revision", ignored)
-    host = pick("host", vocab.HOSTS)
+    host = pick("host", vocab.ROW_HOSTS)
     return RowFilter(
         registers=registers,
         revision=revision,
@@ -189,7 +189,7 @@ def parse(query) -> RowFilter:
         vs_revision=vs_revision,
         host=host,
         host_mode=pick("host_mode", HOST_MODES, "mentioned"),
-        vs_host=_versus(pick("vs_host", vocab.HOSTS), host, "vs_host", ignored),
+        vs_host=_versus(pick("vs_host", vocab.ROW_HOSTS), host, "vs_host", ignored),
         vs_all=pick("vs_all", ("1",)),
         label=query.get("label", "").strip()[:200],
         status=pick("status", STATUS_CHOICES),

@@ -81,6 +81,8 @@ HOST_NAMES = {host: host.label for host in Host}
 #: The status-subject host: the proxy whose status column a register records. A proxy, not a host
 #: a user runs: its column is the register's subject, and it is never in a run's host scores.
 SUBJECT_HOST = Host.MCPX
+#: The hosts a row can be filtered and compared by: the registers' columns, then the lab's.
+ROW_HOSTS = (*HOSTS, *LAB_ONLY_HOSTS)
 #: The hosts a run's interop is scored for: the hosts people run, never the registers' subject.
 SCORED_HOSTS = (*LAB_ONLY_HOSTS, *(host for host in HOSTS if host != SUBJECT_HOST))
 
