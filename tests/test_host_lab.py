@@ -160,6 +160,26 @@ def test_the_conformance_suite_client_scenarios_per_host(suite_outcomes):
     assert found == json.loads(CONFORMANCE_PINNED.read_text(encoding="utf-8"))
 
 
+def test_structured_readings_tell_the_text_from_the_value(observed):
+    """The fixture's structured tool says its value in words, never as its JSON, and the value's
+    strings hold spaces: each host's chips follow what really reached its model (the value found
+    by parsing, the words by their text), and the hosts a hand run showed passing only the text
+    (Gemini CLI 0.61.0, opencode 1.18.33) never get the value."""
+    from comparison.hostlab.features import json_values_in
+    from comparison.probes.fixture_content import WEATHER, WEATHER_WORDS
+
+    for host in RUNNABLE:
+        item = observed[(host, "structured")]
+        chips = {cell["feature"]: cell["chip"] for cell in item["cells"]}
+        shown = item["reached"]["text"]
+        value_reached = any(found == WEATHER for found in json_values_in(shown))
+        assert (chips["structured-beside"] in ("kept", "changed")) is value_reached, (host, chips, shown[:300])
+        assert (chips["text"] in ("kept", "changed")) is (WEATHER_WORDS in shown), (host, chips, shown[:300])
+    for host in ("gemini-cli", "opencode"):
+        chips = {cell["feature"]: cell["chip"] for cell in observed[(host, "structured")]["cells"]}
+        assert chips["structured-beside"] == "dropped", host
+
+
 def test_the_shipped_snapshot_says_what_the_hosts_do_now(observed):
     """comparison/data/host_lab_observations.json (what a fresh dashboard shows) holds the same
     chips as the hosts give at their pinned versions; re-export with `host_lab --export-snapshot`."""

@@ -75,8 +75,10 @@ def test_the_lab_rows_become_hosts_by_their_vocabulary_name_and_only_measured_ch
 def test_every_part_of_a_result_is_a_feature_the_lab_measures():
     result = answer(TEXT, AUDIO, {"type": "x-hologram"}, structuredContent={"n": 1}, isError=True)
     assert [feature for feature, _ in measured.parts(result)] == [
-        "text", "annotations", "audio", "unknown-type", "structured", "error-flag",
+        "text", "annotations", "audio", "unknown-type", "structured-beside", "error-flag",
     ]  # fmt: skip
+    alone = answer(structuredContent={"n": 1})
+    assert measured.parts(alone) == [("structured", {"n": 1})], "the value alone is a feature of its own"
     assert measured.parts({"error": {"code": -32602, "message": "bad"}}) == [
         ("rpc-error", {"code": -32602, "message": "bad"})
     ]

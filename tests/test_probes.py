@@ -48,7 +48,10 @@ def test_builtin_run_covers_every_scenario_and_revision(builtin_outcomes):
 HAND_WRITTEN = {
     "text": {"content": [{"type": "text", "text": "hello from the fixture"}]},
     "is-error": {"content": [{"type": "text", "text": "Not found: no such file /data/report.csv"}], "isError": True},
-    "structured": {"content": [{"type": "text", "text": '{"n": 42}'}], "structuredContent": {"n": 42}},
+    "structured": {
+        "content": [{"type": "text", "text": "Light rain over the park, about fourteen degrees."}],
+        "structuredContent": {"city": "New York", "conditions": "light rain", "celsius": 14},
+    },
     "audio": {
         "content": [
             {

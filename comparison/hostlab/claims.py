@@ -34,7 +34,8 @@ PINS_FILE = Path(__file__).resolve().parent.parent / "data" / "register_host_pin
 AGREES, CONTRADICTS, UNDECIDED = "agrees", "contradicts", "not decided"
 #: Features where a host "having" the thing means it reaches the model.
 PRESENCE_FEATURES = (
-    "text", "image", "audio", "resource-text", "resource-blob", "resource-link", "structured", "annotations",
+    "text", "image", "audio", "resource-text", "resource-blob", "resource-link", "structured", "structured-beside",
+    "annotations",
     "error-flag",
 )  # fmt: skip
 HAS, PARTIAL, LACKS = "has", "partial", "lacks"

@@ -24,7 +24,8 @@ FEATURES: dict[str, str] = {
     "resource-text": "embedded text resource",
     "resource-blob": "embedded blob resource",
     "resource-link": "resource_link",
-    "structured": "structuredContent",
+    "structured": "structuredContent alone",
+    "structured-beside": "structuredContent beside text",
     "annotations": "annotations",
     "unknown-type": "unknown block type",
     "error-flag": "isError: true",
@@ -192,7 +193,10 @@ def judge(
         if isinstance(block, dict):
             cells += _block_cells(block, reached, used)
     if "structuredContent" in result:
-        cells.append(_structured_cell(result["structuredContent"], reached))
+        # Beside text, a host may pass the text and leave the value out: a feature of its own.
+        beside = any(isinstance(b, dict) and b.get("type") == "text" for b in result.get("content") or [])
+        cell = _structured_cell(result["structuredContent"], reached)
+        cells.append({**cell, "feature": "structured-beside"} if beside else cell)
     if result.get("isError"):
         cells.append(_failure_cell("error-flag", sent_words, reached))
     elif _refused(sent_words, reached):

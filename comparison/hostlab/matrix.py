@@ -19,6 +19,7 @@ FEATURE_SCENARIO = {
     "resource-blob": "resource-blob",
     "resource-link": "resource-link",
     "structured": "structured-only",
+    "structured-beside": "structured",
     "annotations": "annotations",
     "unknown-type": "unknown-type",
     "error-flag": "is-error",

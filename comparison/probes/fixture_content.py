@@ -61,6 +61,15 @@ class ToolError(Exception):
         self.code, self.message, self.data = code, message, data
 
 
+WEATHER = {"city": "New York", "conditions": "light rain", "celsius": 14}
+WEATHER_WORDS = "Light rain over the park, about fourteen degrees."
+WEATHER_SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "conditions": {"type": "string"}, "celsius": {"type": "integer"}},
+    "required": ["city", "conditions", "celsius"],
+}
+
+
 def _result(*blocks: dict, **extra: Any) -> dict:
     return {"content": list(blocks), **extra}
 
@@ -80,12 +89,19 @@ TOOLS: dict[str, tuple[str, Any, dict | None]] = {
         ),
         None,
     ),
+    # The text says the value in words, never as its JSON, and the value's strings hold spaces: a
+    # host that passes only the text never shows the value, and one that shows the value is found
+    # whatever its spacing (comparison/hostlab/features.py).
     "structured": (
-        "text plus structuredContent, with an outputSchema",
-        _result({"type": "text", "text": '{"n": 42}'}, structuredContent={"n": 42}),
-        {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        "text plus structuredContent, the text unlike the value, with an outputSchema",
+        _result({"type": "text", "text": WEATHER_WORDS}, structuredContent=WEATHER),
+        WEATHER_SCHEMA,
     ),
-    "structured-only": ("structuredContent with empty content", _result(structuredContent={"n": 7}), None),
+    "structured-only": (
+        "structuredContent with empty content",
+        _result(structuredContent={"station": "Central Park", "reading": "light rain", "n": 7}),
+        None,
+    ),
     "annotations": ("annotations and _meta on a block", _result(ANNOTATED), None),
     "unknown-type": (
         "a block of a type no revision defines",
