@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from comparison.core.pipeline import junit_xml
-from comparison.hostlab import catalogue, matrix
 from comparison.hosts import measured
 from comparison.probes.interop import run_score
 from comparison.probes.runner import TargetSpec, run_probe
@@ -32,23 +31,9 @@ def row(key: str, chips: dict[str, str], asks: str = "") -> dict:
 
 def shipped_lab() -> dict[str, measured.Measured]:
     """The lab's chips as the shipped snapshot holds them (what the start command loads)."""
-    observations = [
-        item
-        for item in json.loads(SNAPSHOT.read_text(encoding="utf-8"))
-        if item.get("server") == "fixture" and item.get("fixture") == catalogue.fixture_version()
-    ]
-    observations.sort(key=lambda item: item.get("measured_at", ""), reverse=True)
-    rows = matrix.host_rows(observations)
-    return measured.measured_hosts(
-        {
-            "key": r.key,
-            "label": r.label,
-            "version": r.version,
-            "cells": [{"feature": c.feature, "chip": c.chip, "detail": c.detail} for c in r.cells],
-            "asks": next((str(v) for name, _, v in r.told if name == "protocol_version"), ""),
-        }
-        for r in rows
-    )
+    from comparison.lab_selectors import measured_hosts_of, shipped_observations
+
+    return measured_hosts_of(shipped_observations())
 
 
 AUDIO = {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}

@@ -220,16 +220,10 @@ def not_called_reason(lines: list[dict[str, Any]], tool: str) -> str:
     sent: dict[str, str] = {}
     answered: set[str] = set()
     listed: list[set[str]] = []
-    for line in lines:
-        try:
-            message = json.loads(line.get("line", ""))
-        except ValueError:
-            continue
-        if not isinstance(message, dict):
-            continue
-        if line.get("dir") == "host->up" and isinstance(message.get("method"), str) and "id" in message:
+    for direction, message in _messages(lines):
+        if direction == "host->up" and isinstance(message.get("method"), str) and "id" in message:
             sent[json.dumps(message["id"])] = message["method"]
-        elif line.get("dir") == "up->host" and "id" in message and "method" not in message:
+        elif direction == "up->host" and "id" in message and "method" not in message:
             answered.add(json.dumps(message["id"]))
             tools = (message.get("result") or {}).get("tools") if isinstance(message.get("result"), dict) else None
             if isinstance(tools, list):
@@ -247,18 +241,23 @@ def not_called_reason(lines: list[dict[str, Any]], tool: str) -> str:
 def call_reply(lines: list[dict[str, Any]], tool: str) -> dict[str, Any] | None:
     """The upstream's reply to the host's first `tools/call` of `tool`, from the recorder's lines."""
     sent, replies = {}, {}
+    for direction, message in _messages(lines):
+        if direction == "host->up" and message.get("method") == "tools/call":
+            if (message.get("params") or {}).get("name") == tool:
+                sent.setdefault("id", message.get("id"))
+        elif direction == "up->host" and "method" not in message and "id" in message:
+            replies.setdefault(json.dumps(message["id"]), message)
+    if "id" not in sent:
+        return None
+    return replies.get(json.dumps(sent["id"]))
+
+
+def _messages(lines: list[dict[str, Any]]):
+    """(direction, JSON-RPC object) of each recorder line that holds one, in order."""
     for line in lines:
         try:
             message = json.loads(line.get("line", ""))
         except ValueError:
             continue
-        if not isinstance(message, dict):
-            continue
-        if line.get("dir") == "host->up" and message.get("method") == "tools/call":
-            if (message.get("params") or {}).get("name") == tool:
-                sent.setdefault("id", message.get("id"))
-        elif line.get("dir") == "up->host" and "method" not in message and "id" in message:
-            replies.setdefault(json.dumps(message["id"]), message)
-    if "id" not in sent:
-        return None
-    return replies.get(json.dumps(sent["id"]))
+        if isinstance(message, dict):
+            yield line.get("dir"), message
