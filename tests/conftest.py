@@ -45,8 +45,10 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 
 #: PostgreSQL connections the test process may hold at once. It is no server process: the test
 #: body holds one, Playwright's greenlets give it a second context (so a second connection), and
-#: each live-server request thread and run heartbeat takes one more.
-TEST_POOL_MAX = 8
+#: each live-server request thread and run heartbeat takes one more. Twice what a test has been
+#: seen to use: one CI run found the pool of 8 used up on a browser worker (the report's "database
+#: pool" section names the holders if it happens again).
+TEST_POOL_MAX = 16
 
 
 @pytest.fixture(scope="session")
@@ -120,3 +122,23 @@ def lane_database(migrated_template, tmp_path):
     url = lane_db.copy(migrated_template, tmp_path)
     yield url
     lane_db.drop(url)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test on PostgreSQL reports the process's connection pool and live threads: a pool
+    used up by connections that threads never gave back shows which threads hold them."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.passed or call.when == "collect":
+        return
+    from django.db import connections
+
+    backend = type(connections["default"])
+    pool = getattr(backend, "_connection_pools", {}).get("default")
+    if pool is None:
+        return
+    import threading
+
+    threads = sorted(thread.name for thread in threading.enumerate())
+    report.sections.append(("database pool", f"{pool.get_stats()}\nthreads: {threads}"))
