@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from registers.core.vocabulary import LAB_ONLY_HOSTS
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
 
@@ -113,12 +114,12 @@ def test_revision_counts_follow_the_mode(promises, client):
 
 def test_host_counts_follow_the_mode(promises, client):
     # The lab's hosts follow the register's: no lab reading is stored here, so they count nothing.
-    hosts = ["opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx", "codex", "claude-code", "gemini-cli",
-             "qwen-code"]  # fmt: skip
-    assert counts(client, "", "host") == dict(zip(hosts, [2, 1, 1, 0, 6, 0, 0, 0, 0], strict=True))
-    assert counts(client, "host_mode=has", "host") == dict(zip(hosts, [1, 1, 1, 0, 2, 0, 0, 0, 0], strict=True))
-    assert counts(client, "host_mode=lacks", "host") == dict(zip(hosts, [1, 0, 0, 0, 2, 0, 0, 0, 0], strict=True))
-    assert counts(client, "host_mode=partial", "host") == dict(zip(hosts, [0, 0, 0, 0, 1, 0, 0, 0, 0], strict=True))
+    hosts = ["opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx", *LAB_ONLY_HOSTS]
+    lab = [0] * len(LAB_ONLY_HOSTS)
+    assert counts(client, "", "host") == dict(zip(hosts, [2, 1, 1, 0, 6, *lab], strict=True))
+    assert counts(client, "host_mode=has", "host") == dict(zip(hosts, [1, 1, 1, 0, 2, *lab], strict=True))
+    assert counts(client, "host_mode=lacks", "host") == dict(zip(hosts, [1, 0, 0, 0, 2, *lab], strict=True))
+    assert counts(client, "host_mode=partial", "host") == dict(zip(hosts, [0, 0, 0, 0, 1, *lab], strict=True))
 
 
 def test_scalar_counts(promises, client):
@@ -135,9 +136,8 @@ def test_each_count_leaves_out_its_own_filter(promises, client):
     revisions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
     assert counts(client, query, "revision") == dict(zip(revisions, [2, 2, 1, 1, 0], strict=True))
     # ... the host counts see the revision filter only (PR-01, PR-02, PR-06) ...
-    hosts = ["opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx", "codex", "claude-code", "gemini-cli",
-             "qwen-code"]  # fmt: skip
-    assert counts(client, query, "host") == dict(zip(hosts, [0, 0, 0, 0, 1, 0, 0, 0, 0], strict=True))
+    hosts = ["opencode-v1", "opencode-v2", "lootbox", "cloudflare", "mcpx", *LAB_ONLY_HOSTS]
+    assert counts(client, query, "host") == dict(zip(hosts, [0, 0, 0, 0, 1, *[0] * len(LAB_ONLY_HOSTS)], strict=True))
     # ... and every other count sees both (PR-06 alone).
     assert counts(client, query, "risk") == {"low": 0, "med": 0, "high": 1}
     assert counts(client, query, "register") == {"promises": 1}

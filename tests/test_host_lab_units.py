@@ -445,3 +445,71 @@ def test_an_http_targets_headers_reach_each_hosts_configuration_and_never_its_co
         configured = " ".join(launch.files.values()) + json.dumps(launch.env)
         assert "Authorization" in configured, f"{key} does not send the target's header"
         assert "lab-header-s3cret" in configured, key
+
+
+def test_a_bare_tool_name_matches_only_for_a_host_that_offers_bare_names():
+    assert find_tool(("Read", "image", "view_image"), "image", bare=True) == "image"
+    assert find_tool(("Read", "image"), "image") is None
+    assert find_tool(("mcp__probe__image", "image"), "image", bare=True) == "mcp__probe__image"
+
+
+def test_a_host_whose_first_start_missed_its_mcp_tools_is_started_again(tmp_path):
+    """Adapter.starts: a run whose model never saw the tool is started again, up to the bound, and
+    the observation says how many starts it took; with one start it says the tool was not called."""
+    from comparison.hostlab import lab
+    from comparison.hostlab.adapters.base import Adapter, Launch
+
+    starts = tmp_path / "starts"
+
+    def launch(context, executable):
+        argv = [sys.executable, str(Path("tests/racing_host.py").resolve()), context.model_url, str(starts)]
+        return Launch(argv=argv, env={"PROMPT": context.prompt}, cwd=context.project)
+
+    racing = Adapter("racing", "Racing", "", "1", "OpenAI Chat Completions", "plain", "node", launch, starts=3)
+    item = lab.run_one(racing, "text")
+    assert item["starts"] == 2
+    assert int(starts.read_text()) == 2
+    assert item["reached"]["text"] == "hello from the stand-in"
+    starts.unlink()
+    once = lab.run_one(Adapter(**{**racing.__dict__, "starts": 1}), "text")
+    assert once["starts"] == 1
+    assert not once["reached"]["reached"]
+
+
+def test_a_host_that_offers_bare_tool_names_gets_its_tool_called(tmp_path):
+    """The run's fake model is told the host offers MCP tools under their own names: it calls
+    `text`, not a tool named for the server (there is none), and the result reaches it."""
+    from comparison.hostlab import lab
+    from comparison.hostlab.adapters.base import Adapter, Launch
+
+    starts = tmp_path / "starts"
+    starts.write_text("1")  # the stand-in offers its MCP tool from the second start on
+
+    def launch(context, executable):
+        argv = [sys.executable, str(Path("tests/racing_host.py").resolve()), context.model_url, str(starts)]
+        return Launch(argv=argv, env={"PROMPT": context.prompt, "BARE": "1"}, cwd=context.project)
+
+    bare = Adapter("bare", "Bare", "", "1", "OpenAI Chat Completions", "plain", "node", launch, bare_tool_names=True)
+    item = lab.run_one(bare, "text")
+    assert item["called_as"] == "text"
+    assert item["reached"]["text"] == "hello from the stand-in"
+
+
+def test_a_json_text_written_out_again_is_changed_not_dropped():
+    sent = reply({"content": [{"type": "text", "text": json.dumps({"error": {"code": "argument.type", "n": 1}})}]})
+    compact = json.dumps({"error": {"code": "argument.type", "n": 1}}, separators=(",", ":"))
+    cells = judge(sent, seen({"kind": "text", "text": "MCP server 'probe': " + compact}))
+    assert cells[0] == {"feature": "text", "chip": "changed", "detail": "its JSON value, written out again"}
+    other = json.dumps({"error": {"code": "argument.value", "n": 1}}, separators=(",", ":"))
+    assert judge(sent, seen({"kind": "text", "text": other}))[0]["chip"] == "dropped"
+
+
+def test_every_tool_mode_with_bare_names_calls_every_tool_but_the_hosts_own():
+    from comparison.hostlab.fake_model import ANY_TOOL
+
+    script = Script(ANY_TOOL, bare_names=True, own_tools=("Read", "Bash"))
+    offered = [{"function": {"name": name}} for name in ("Read", "Bash", "test_simple_text")]
+    with FakeModel(script) as model:
+        _, first = post(model.url + "/v1/chat/completions", {"messages": [{"role": "user"}], "tools": offered})
+        assert b'"name": "test_simple_text"' in first
+        assert model.called == ["test_simple_text"]

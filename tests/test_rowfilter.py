@@ -8,6 +8,7 @@ from registers.core.facetcounts import facet_options
 from registers.core.rowcompare import Side, revision_sides
 from registers.core.rowfacts import RowFacts, citation_state, facts_document
 from registers.core.rowfilter import evaluate, parse, select
+from registers.core.vocabulary import LAB_ONLY_HOSTS
 
 E, A, D, U = "exists", "absent", "deprecated", "unknown"
 REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
@@ -146,7 +147,7 @@ def test_revision_counts_follow_the_mode():
 
 def test_host_label_cite_and_changed_counts():
     c = counts("")
-    lab_hosts = dict.fromkeys(["codex", "claude-code", "gemini-cli", "qwen-code"], 0)  # no lab reading here
+    lab_hosts = dict.fromkeys(LAB_ONLY_HOSTS, 0)  # no lab reading here
     assert c["host"] == {"opencode-v1": 2, "opencode-v2": 0, "lootbox": 1, "cloudflare": 0, "mcpx": 1, **lab_hosts}
     assert counts("host_mode=lacks")["host"]["opencode-v1"] == 1
     assert c["cite"] == {"drifted": 1, "moved": 1, "unverified": 1}

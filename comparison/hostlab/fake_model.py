@@ -42,19 +42,26 @@ class Script:
     )
     #: Host tools that call another tool by name (Qwen Code's `tool_call`).
     bridges: tuple[str, ...] = ("tool_call",)
+    #: The host offers MCP tools under their own names, with nothing of the server's (Continue).
+    bare_names: bool = False
+    #: With bare names, the host's own tools: every other tool offered is the server's.
+    own_tools: tuple[str, ...] = ()
 
 
 def _simple(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-def find_tool(offered: tuple[str, ...], tool: str, server: str = "probe") -> str | None:
+def find_tool(offered: tuple[str, ...], tool: str, server: str = "probe", *, bare: bool = False) -> str | None:
     """The offered name of an MCP tool of the `server`: namespaced by the host (`mcp__probe__x`,
     `mcp_probe_x`, `mcp__probe.x`, `probe_x`), compared with every run of punctuation as one
-    underscore. A host's own tool of the same name (Codex's `view_image`) never matches."""
+    underscore. A host's own tool of a name that ends the same way (Codex's `view_image`) never
+    matches. With `bare`, for a host that offers MCP tools under their own names, the very name."""
     wanted = f"{_simple(server)}_{_simple(tool)}"
     qualified = [name for name in offered if _simple(name).endswith(wanted)]
-    return min(qualified, key=len) if qualified else None
+    if qualified:
+        return min(qualified, key=len)
+    return tool if bare and tool in offered else None
 
 
 SAMPLES = {"integer": 2, "number": 3, "string": "lab", "boolean": True, "array": [], "object": {}, "null": None}
@@ -181,7 +188,7 @@ class FakeModel:
             self.capture = self.requests[-1] if self.requests else Recorded("", None, turn)
             self.captured.set()
             return None
-        target = find_tool(turn.offered, self.script.tool)
+        target = find_tool(turn.offered, self.script.tool, bare=self.script.bare_names)
         if target is not None:
             self.stage, self.called_as, self.offered_at_call = "called", target, turn.offered
             return target, self.script.arguments, "call_target"
@@ -203,7 +210,10 @@ class FakeModel:
         (called through the host's bridge tool). Bounded by MAX_EVERY calls."""
         if not turn.offered or len(self.called) >= MAX_EVERY:
             return None
-        offered = [name for name in turn.offered if _simple(name).startswith(("mcp_probe_", "probe_"))]
+        if self.script.bare_names:
+            offered = [name for name in turn.offered if name not in self.script.own_tools]
+        else:
+            offered = [name for name in turn.offered if _simple(name).startswith(("mcp_probe_", "probe_"))]
         todo = [name for name in offered if name not in self.called]
         if todo:
             self.called.append(todo[0])

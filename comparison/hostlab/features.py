@@ -55,7 +55,21 @@ def _text_cell(feature: str, text: str, reached: dict[str, Any]) -> dict[str, st
         return _cell(feature, CHANGED, "inside a longer text")
     if any(json.dumps(text)[1:-1] in t for t in texts):
         return _cell(feature, CHANGED, "escaped inside JSON text")
+    sent = _json_value(text)
+    if sent is not None and any(found == sent for t in texts for found in json_values_in(t)):
+        # A host that parses a JSON text and writes it out again (Copilot CLI) keeps its value.
+        return _cell(feature, CHANGED, "its JSON value, written out again")
     return _cell(feature, DROPPED, "the text is not in anything the model got")
+
+
+def _json_value(text: str) -> Any:
+    """The JSON object or array a text is, whole; None when it is anything else."""
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _media_cell(feature: str, mime: str, data: str, reached: dict[str, Any], used: set[int]) -> dict[str, str]:

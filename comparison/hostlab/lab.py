@@ -17,6 +17,8 @@ from typing import Any
 
 from . import catalogue
 from .adapters import ADAPTERS, Adapter
+from .adapters.base import ANY_TOOL
+from .fake_model import find_tool
 from .features import call_reply, judge, not_called_reason
 from .install import executable, node_binary
 from .reached import reached
@@ -39,7 +41,8 @@ VOLATILE = (
 def lab_version() -> str:
     """A short hash of the lab's own code: a change to how runs are made or read is a new version."""
     digest = hashlib.sha256()
-    for path in [*sorted(HERE.rglob("*.py")), HERE / "node" / "codemode_lab.mjs"]:
+    preloads = sorted((HERE / "preload").glob("*.cjs"))
+    for path in [*sorted(HERE.rglob("*.py")), *preloads, HERE / "node" / "codemode_lab.mjs"]:
         if path.name not in NOT_IN_VERSION and "node_modules" not in path.parts:
             digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
@@ -94,6 +97,7 @@ def observe(
         "seconds": record.seconds,
         "exit_code": record.exit_code,
         "timed_out": record.timed_out,
+        "starts": record.starts,
         "called_as": record.called_as,
         "reached": dict(seen, parts=stable_parts(seen), text=stable(seen["text"])),
         "told": told(record.upstream_lines) if adapter.reads == "model" else {"not_measured": DRIVER_TOLD},
@@ -129,21 +133,33 @@ def run_one(
     fixture = catalogue.fixture_version() if server is None else "user-server"
     if not adapter.runnable or binary is None:
         return not_measured(adapter, scenario, fixture, adapter.unavailable or f"{adapter.package} is not installed")
-    record = run(
-        adapter,
-        binary,
-        server=server or catalogue.fixture_command(),
-        server_env=catalogue.fixture_environment() if server is None else dict(server_env or {}),
-        tool=scenario,
-        arguments=arguments,
-        trace_connects=trace_connects,
-        install_dir=install_dir,
-        server_url=server_url,
-        server_headers=server_headers,
-    )
+    for start in range(1, max(1, adapter.starts) + 1):
+        record = run(
+            adapter,
+            binary,
+            server=server or catalogue.fixture_command(),
+            server_env=catalogue.fixture_environment() if server is None else dict(server_env or {}),
+            tool=scenario,
+            arguments=arguments,
+            trace_connects=trace_connects,
+            install_dir=install_dir,
+            server_url=server_url,
+            server_headers=server_headers,
+        )
+        record.starts = start
+        if scenario == ANY_TOOL or _tool_was_offered(record, adapter, scenario):
+            break
     # Through a URL nothing records the upstream: the fixture the target fronts is the reference.
     reference = catalogue.fixture_reply(scenario) if server_url else None
     return observe(record, adapter, scenario, fixture, reference)
+
+
+def _tool_was_offered(record: RunRecord, adapter: Adapter, scenario: str) -> bool:
+    """Whether any request to the model offered the scenario's tool (or a search that finds it)."""
+    bare = adapter.bare_tool_names
+    return bool(record.called_as) or any(
+        find_tool(tuple(turn["offered"]), scenario, bare=bare) for turn in record.model_requests
+    )
 
 
 def not_measured(adapter: Adapter, scenario: str, fixture: str, why: str) -> dict[str, Any]:

@@ -47,6 +47,7 @@ class RunRecord:
     files: dict[str, str] = field(default_factory=dict)
     connects: list[str] = field(default_factory=list)
     home: str = ""  # the run's own folder (removed after): every process of the run names it
+    starts: int = 1  # how often the host was started for this run (Adapter.starts)
 
 
 def _end_group(process: subprocess.Popen) -> None:
@@ -149,7 +150,9 @@ def run(
     prompt = f"CASE={tool} Call the MCP tool {tool} once, then stop."
     if tool == "*":
         prompt = "Call every tool of the MCP server named probe once, then stop."
-    script = Script(tool=tool, arguments=arguments or {})
+    script = Script(
+        tool=tool, arguments=arguments or {}, bare_names=adapter.bare_tool_names, own_tools=adapter.own_tools
+    )
     env_file = home / "server-env.json"
     wrapped = [sys.executable, str(RECORDER), str(record), "--env-file", str(env_file), "--", *server]
     started = time.monotonic()

@@ -119,8 +119,8 @@ def _changes(changed: list[dict[str, str]]) -> str:
 #: The hand model each lab host is the real counterpart of (registers.core.vocabulary host keys).
 MODEL_HOST = {"opencode": "opencode-v1", "codemode": "cloudflare"}
 #: The score's host of each lab host: a capture through the target takes that host's line.
-SCORED_AS = {**MODEL_HOST, "codex": "codex", "claude-code": "claude-code", "gemini-cli": "gemini-cli",
-             "qwen-code": "qwen-code"}  # fmt: skip
+SCORED_AS = {**MODEL_HOST, **{host: host for host in ("codex", "claude-code", "gemini-cli", "qwen-code", "copilot",
+                                                      "cline", "kilo", "continue")}}  # fmt: skip
 
 
 def host_interop(

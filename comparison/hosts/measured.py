@@ -22,6 +22,10 @@ LAB_KEY = {
     Host.CLAUDE_CODE: "claude-code",
     Host.GEMINI_CLI: "gemini-cli",
     Host.QWEN_CODE: "qwen-code",
+    Host.COPILOT: "copilot",
+    Host.CLINE: "cline",
+    Host.KILO: "kilo",
+    Host.CONTINUE: "continue",
     Host.OPENCODE_V1: "opencode",
     Host.CLOUDFLARE: "codemode",
 }

@@ -59,6 +59,10 @@ class Host(Labelled):
     CLAUDE_CODE = "claude-code"
     GEMINI_CLI = "gemini-cli"
     QWEN_CODE = "qwen-code"
+    COPILOT = "copilot"
+    CLINE = "cline"
+    KILO = "kilo"
+    CONTINUE = "continue"
 
 
 _labels(
@@ -71,12 +75,25 @@ _labels(
         "claude-code": "Claude Code",
         "gemini-cli": "Gemini CLI",
         "qwen-code": "Qwen Code",
+        "copilot": "Copilot CLI",
+        "cline": "Cline",
+        "kilo": "Kilo Code CLI",
+        "continue": "Continue CLI",
     },
 )
 #: The hosts the registers have columns for and the hand models describe (comparison/hosts).
 HOSTS = (Host.OPENCODE_V1, Host.OPENCODE_V2, Host.LOOTBOX, Host.CLOUDFLARE, Host.MCPX)
 #: The hosts known only from the lab's measurements (no hand model, no register column).
-LAB_ONLY_HOSTS = (Host.CODEX, Host.CLAUDE_CODE, Host.GEMINI_CLI, Host.QWEN_CODE)
+LAB_ONLY_HOSTS = (
+    Host.CODEX,
+    Host.CLAUDE_CODE,
+    Host.GEMINI_CLI,
+    Host.QWEN_CODE,
+    Host.COPILOT,
+    Host.CLINE,
+    Host.KILO,
+    Host.CONTINUE,
+)
 HOST_NAMES = {host: host.label for host in Host}
 #: The status-subject host: the proxy whose status column a register records. A proxy, not a host
 #: a user runs: its column is the register's subject, and it is never in a run's host scores.

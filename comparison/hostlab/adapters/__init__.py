@@ -4,7 +4,7 @@ tools to its model. `ADAPTERS` lists them in the order the pages show them."""
 
 from __future__ import annotations
 
-from . import claude_code, codemode, codex, gemini_cli, lootbox, opencode, qwen_code
+from . import claude_code, cline, codemode, codex, continue_cli, copilot, gemini_cli, kilo, lootbox, opencode, qwen_code
 from .base import Adapter, Context, Launch
 
 ADAPTERS: dict[str, Adapter] = {
@@ -14,6 +14,10 @@ ADAPTERS: dict[str, Adapter] = {
         claude_code.ADAPTER,
         gemini_cli.ADAPTER,
         qwen_code.ADAPTER,
+        copilot.ADAPTER,
+        cline.ADAPTER,
+        kilo.ADAPTER,
+        continue_cli.ADAPTER,
         opencode.ADAPTER,
         codemode.ADAPTER,
         lootbox.ADAPTER,

@@ -57,6 +57,16 @@ class Adapter:
     unavailable: str = ""  # why the lab cannot run it, when it cannot
     reads: str = "model"  # where what reached the model is read: "model" (the fake) or "stdout" (a driver)
     notes: tuple[str, ...] = ()
+    #: How often the lab starts the host for one run when its MCP tools were not among those it
+    #: offered its model: a host that connects its servers while the session starts, and never
+    #: adds them later (Cline), misses them now and then; the observation says how many it took.
+    starts: int = 1
+    #: MCP tools reach the model under their own names, nothing of the server's (Continue): the
+    #: fake model calls the tool by its very name.
+    bare_tool_names: bool = False
+    #: With bare names, the host's own tools at the pinned version: when the lab calls every tool
+    #: of a server (the conformance suite's), it calls every other tool offered.
+    own_tools: tuple[str, ...] = ()
 
     @property
     def runnable(self) -> bool:
