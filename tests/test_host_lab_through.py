@@ -111,8 +111,9 @@ def test_probe_real_hosts_on_an_ad_hoc_command_prints_each_host(capsys):
 @pytest.mark.peers
 def test_real_hosts_through_mcp_proxy_see_what_it_changes(client):
     """mcp-proxy (PyPI) turns a JSON-RPC error into an isError result and adds isError: false to
-    every result: the hosts that show the error's code lose it, codemode's model reads the added
-    field, and an image passes unchanged to every host that reads it from the model's request."""
+    every result: the hosts that show the error's code lose it, codemode's and Cline's models read the
+    added field (both are handed the whole result as JSON), and an image passes unchanged to every
+    other host."""
     from comparison.lab_models import TARGET_SERVER, HostObservation
     from comparison.peer_targets import add_peer_targets
     from comparison.tasks import start_run
@@ -128,9 +129,10 @@ def test_real_hosts_through_mcp_proxy_see_what_it_changes(client):
     assert set(hosts) == set(RUNNABLE)
     assert all(item["same"] + item["differs"] == 2 for item in hosts.values()), hosts
     differing = {(host, d["scenario"]) for host, item in hosts.items() for d in item["differing"]}
-    model_readers = set(RUNNABLE) - {"codemode"}
-    assert not {(host, "image") for host in model_readers} & differing
-    assert ("codemode", "image") in differing
+    # codemode and Cline hand their model the whole result as JSON: the added `isError: false` is in it.
+    whole_result_readers = {"codemode", "cline"}
+    assert not {(host, "image") for host in set(RUNNABLE) - whole_result_readers} & differing
+    assert {(host, "image") for host in whole_result_readers} <= differing
     assert {("codex", "rpc-error"), ("opencode", "rpc-error"), ("qwen-code", "rpc-error")} <= differing
     via = HostObservation.objects.filter(server=TARGET_SERVER, host="codemode", scenario="image").get()
     page = client.get(via.get_absolute_url()).content.decode()
