@@ -51,9 +51,11 @@ ADAPTER = Adapter(
     tool_visibility="namespaced: function tools named SERVER__TOOL",
     binary="cline",
     launch=launch,
-    starts=3,
+    # Under load (the CI lane) about half of its starts miss the upstream, so 3 starts were not
+    # enough for 2 of 17 scenarios; a start that misses costs about 4 s.
+    starts=10,
     notes=(
         "connects its MCP servers while the session starts and never adds them later: a run whose "
-        "first model request lacked them is started again (up to 3 times)",
+        "first model request lacked them is started again (up to 10 times)",
     ),
 )
