@@ -60,6 +60,22 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         pool["max_size"] = max(pool["max_size"], TEST_POOL_MAX)
 
 
+@pytest.fixture(autouse=True)
+def pool_big_enough():
+    """Every test starts with the PostgreSQL pool at TEST_POOL_MAX. One CI run's browser tests found
+    the pool at the settings' 2 (its report's "database pool" section): the session fixture above
+    had not reached the pool they used, and the live server's request thread waited 2 s in vain."""
+    from django.db import connections
+
+    pool_options = connections["default"].settings_dict.get("OPTIONS", {}).get("pool")
+    if not isinstance(pool_options, dict):
+        return
+    pool_options["max_size"] = max(pool_options["max_size"], TEST_POOL_MAX)
+    pool = getattr(type(connections["default"]), "_connection_pools", {}).get("default")
+    if pool is not None and pool.max_size < TEST_POOL_MAX:
+        pool.resize(pool.min_size, TEST_POOL_MAX)
+
+
 @pytest.fixture
 def shipped_dir() -> Path:
     return SHIPPED
