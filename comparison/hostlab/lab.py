@@ -155,7 +155,8 @@ def run_one(
 
 
 def _tool_was_offered(record: RunRecord, adapter: Adapter, scenario: str) -> bool:
-    """Whether any request to the model offered the scenario's tool (or a search that finds it)."""
+    """Whether the tool was called, or offered by name in any request to the model. (A tool behind a
+    host's search is never offered by name: such hosts keep `starts` at 1.)"""
     bare = adapter.bare_tool_names
     return bool(record.called_as) or any(
         find_tool(tuple(turn["offered"]), scenario, bare=bare) for turn in record.model_requests
