@@ -128,8 +128,16 @@ class ProbeRunAdmin(admin.ModelAdmin):
 
 @admin.register(ProbeResult)
 class ProbeResultAdmin(admin.ModelAdmin):
-    list_display = ("id", "run", "scenario", "requested_revision", "negotiated_revision", "verdict")
-    list_filter = ("verdict", "requested_revision", "scenario")
+    list_display = (
+        "id",
+        "run",
+        "scenario",
+        "requested_revision",
+        "upstream_revision",
+        "negotiated_revision",
+        "verdict",
+    )
+    list_filter = ("verdict", "requested_revision", "upstream_revision", "scenario")
 
 
 def _scenario_choices() -> list[tuple[str, str]]:
@@ -149,6 +157,14 @@ class ProbeScheduleForm(forms.ModelForm):
         required=False,
         help_text="None ticked: every revision.",
     )
+    upstream_revisions = forms.MultipleChoiceField(
+        choices=[(str(revision), str(revision)) for revision in REVISIONS],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label="Cross-era grid: upstream revisions",
+        help_text="Each one ticked pins the target's upstream to it and probes every client revision through it "
+        "(about five times a run's work); none ticked: no grid.",
+    )
     scenarios = forms.MultipleChoiceField(
         choices=_scenario_choices,
         widget=forms.CheckboxSelectMultiple,
@@ -158,7 +174,16 @@ class ProbeScheduleForm(forms.ModelForm):
 
     class Meta:
         model = ProbeSchedule
-        fields = ("target", "every_seconds", "revisions", "scenarios", "conformance", "real_hosts", "enabled")
+        fields = (
+            "target",
+            "every_seconds",
+            "revisions",
+            "upstream_revisions",
+            "scenarios",
+            "conformance",
+            "real_hosts",
+            "enabled",
+        )
 
 
 @admin.register(ProbeSchedule)

@@ -15,7 +15,7 @@ from common.http import api_json, ids_or_404, int_param, page_or_404
 from common.pagecache import cached_page
 from registers.core.vocabulary import PROBE_VERDICTS
 
-from . import compare_selectors, result_selectors, selectors
+from . import compare_selectors, grid_selectors, result_selectors, selectors
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import conformance
 
@@ -48,6 +48,8 @@ def run_dict(run: ProbeRun, cells: list[dict]) -> dict[str, Any]:
         "target": {"id": run.target_id, "name": run.target.name},
         "status": run.status,
         "revisions": run.revisions,
+        "upstream_revisions": run.upstream_revisions,
+        "grid": f"/api/v1/runs/{run.pk}/grid/" if run.upstream_revisions else None,
         "scenarios": run.scenarios,
         "tries": run.tries,
         "done": run.done,
@@ -120,7 +122,7 @@ def runs(request):
 def run(request, pk: int):
     found = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
     results = list(
-        found.results.only(
+        found.results.diagonal().only(
             "id", "scenario", "family", "requested_revision", "negotiated_revision", "verdict", "interop"
         )
     )
@@ -137,8 +139,33 @@ def run(request, pk: int):
     return api_json(data)
 
 
+@require_safe
+@cached_page
+def run_grid(request, pk: int):
+    """The run's cross-era grid: every (client revision, upstream revision) pair, its reading, its
+    share of scenarios that survived, the rule the revisions give it with citations, and each
+    pair's results; the page's parameters: `?pair=CLIENT/UPSTREAM` (that pair only) and
+    `?against=RUN` (the pairs changed since that run's grid)."""
+    found = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
+    page = grid_selectors.grid_page(found, request.GET.get("pair", ""), int_param(request.GET.get("against")))
+    grid = page["grid"]
+    data = {"run": found.pk, "target": {"id": found.target_id, "name": found.target.name}, **grid.as_dict()}
+    for item, pair in zip(data["pairs"], grid.pairs.values(), strict=True):
+        item["results"] = [
+            {"id": pk_, "scenario": scenario, "verdict": verdict, "url": f"/api/v1/results/{pk_}/"}
+            for scenario, verdict, pk_ in pair.cells
+        ]
+    if page["chosen"] is not None:
+        data["pairs"] = [p for p in data["pairs"] if (p["client_revision"], p["upstream_revision"]) == (
+            page["chosen"].client, page["chosen"].upstream)]  # fmt: skip
+    if page["against"] is not None:
+        data["against"] = {"run": page["against"].pk, "changes": page["changes"]}
+    return api_json(data | {"page": f"/probes/runs/{found.pk}/grid/"})
+
+
 RESULT_FIELDS = (
-    "scenario", "family", "anchors", "method", "requested_revision", "negotiated_revision", "verdict", "failure",
+    "scenario", "family", "anchors", "method", "requested_revision", "upstream_revision", "negotiated_revision",
+    "verdict", "failure",
     "response", "findings", "diff", "diff_against", "host_views", "dpcter", "interop", "predictions", "exchanges",
     "tries", "duration_ms",
 )  # fmt: skip

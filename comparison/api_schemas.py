@@ -30,6 +30,13 @@ class RunsOut(Paged):
     runs: list[RunOut]
 
 
+class GridOut(Open):
+    run: int
+    client_revisions: list[str]
+    upstream_revisions: list[str]
+    pairs: list[dict[str, Any]]
+
+
 class ResultOut(Open):
     id: int
     run: int
@@ -71,6 +78,12 @@ class TargetPatch(Closed):
 class RunIn(Closed):
     target: int
     revisions: list[str] = Field(default_factory=list, max_length=5, description="None: every revision.")
+    upstream_revisions: list[str] = Field(
+        default_factory=list,
+        max_length=5,
+        description="The cross-era grid: pin the upstream to each of these and probe every client revision through "
+        "it. None: no grid.",
+    )
     scenarios: list[str] = Field(default_factory=list, max_length=500, description="None: every scenario.")
     conformance: bool = False
     real_hosts: bool = False

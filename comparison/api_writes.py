@@ -141,6 +141,7 @@ def register(api: NinjaAPI) -> None:
             run = start_run(
                 target=target,
                 revisions=body.revisions,
+                upstream_revisions=body.upstream_revisions,
                 scenarios=body.scenarios,
                 user=user,
                 conformance=body.conformance,

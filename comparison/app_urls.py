@@ -25,6 +25,7 @@ urlpatterns = [
     path("probes/runs/<pk:pk>/", probe_views.run_detail, name="run_detail"),
     path("probes/runs/<pk:pk>/cancel/", probe_views.cancel_run_view, name="cancel_run"),
     path("probes/runs/<pk:pk>/audit/", probe_views.run_audit, name="run_audit"),
+    path("probes/runs/<pk:pk>/grid/", probe_views.run_era_grid, name="run_era_grid"),
     path("probes/compare/", probe_views.compare_runs, name="compare_runs"),
     path("probes/results/<pk:pk>/", probe_views.result_detail, name="result_detail"),
 ]

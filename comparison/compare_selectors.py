@@ -50,7 +50,9 @@ def runs_compared(run_ids: list[int]) -> multicompare.Comparison:
         raise Http404(f"No probe run #{missing[0]}.")
     ordered = [runs[pk] for pk in dict.fromkeys(run_ids) if pk in runs]
     results: dict[int, list[dict]] = {run.pk: [] for run in ordered}
-    for values in ProbeResult.objects.filter(run_id__in=list(results)).order_by("id").values(*RESULT_COLUMNS):
+    for values in (
+        ProbeResult.objects.filter(run_id__in=list(results)).diagonal().order_by("id").values(*RESULT_COLUMNS)
+    ):
         # Read as values, not models: repaired here as ProbeResult.from_db repairs a model.
         values = {**values, **repaired({name: values[name] for name in ("diff", "interop", "dpcter")})[0]}
         values["revision"] = values.pop("requested_revision")

@@ -16,6 +16,7 @@ from .lab_models import HostObservation, HostReleases  # noqa: F401 - Django fin
 from .own_secrets import own_secrets
 from .probes.forkserver import fixture_command
 from .probes.launch import loopback_port
+from .probes.pinning import pinnable
 from .probes.result_shape import repaired
 from .probes.runner import TargetSpec
 from .probes.scenarios import SUITES
@@ -157,6 +158,11 @@ class ProbeTarget(models.Model):
             env=dict(_items(self.env)),
         )
 
+    def grid_unpinnable(self) -> str:
+        """Why a cross-era grid cannot pin this target's upstream, "" when it can (the built-in
+        fixture always can: asked first, so a page never starts its fork server)."""
+        return "" if self.builtin else pinnable(self.spec())
+
     def upstream_spec(self) -> TargetSpec | None:
         if self.upstream.startswith(("http://", "https://")):
             return TargetSpec(
@@ -203,6 +209,9 @@ class ProbeRun(models.Model):
 
     target = models.ForeignKey(ProbeTarget, on_delete=models.CASCADE, related_name="runs")
     revisions = models.JSONField(default=list)
+    #: The cross-era grid: each upstream revision the target's upstream was pinned to, every client
+    #: revision through it (probes.grid_run); [] for a run whose upstream speaks every revision.
+    upstream_revisions = models.JSONField(default=list, blank=True)
     scenarios = models.JSONField(default=list)
     status = models.CharField(max_length=12, choices=choices.RunStatus, default=QUEUED, db_index=True)
     cancel_requested = models.BooleanField(default=False)
@@ -315,6 +324,13 @@ def anchor_keys(anchors: list[str]) -> str:
     return "," + ",".join(found) + "," if found else ""
 
 
+class ResultQuerySet(models.QuerySet):
+    def diagonal(self) -> ResultQuerySet:
+        """The cells whose upstream spoke the client's revision or every one: what pages keyed by
+        (scenario, revision) show. A grid run's other pairs are the grid page's."""
+        return self.filter(models.Q(upstream_revision="") | models.Q(upstream_revision=models.F("requested_revision")))
+
+
 class ProbeResult(models.Model):
     run = models.ForeignKey(ProbeRun, on_delete=models.CASCADE, related_name="results")
     scenario = models.CharField(max_length=100)
@@ -329,6 +345,8 @@ class ProbeResult(models.Model):
     seen = models.JSONField(default=list, blank=True)
     method = models.CharField(max_length=100)
     requested_revision = models.CharField(max_length=10, choices=choices.Revision)
+    #: The one revision the upstream was pinned to (a grid run's pair), "" when it spoke every one.
+    upstream_revision = models.CharField(max_length=10, blank=True, default="", choices=choices.Revision)
     negotiated_revision = models.CharField(max_length=20, blank=True)
     verdict = models.CharField(max_length=30, choices=choices.ProbeVerdict, db_index=True)
     failure = models.TextField(blank=True)
@@ -349,6 +367,8 @@ class ProbeResult(models.Model):
     )
     duration_ms = models.FloatField(default=0)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = ResultQuerySet.as_manager()
 
     class Meta:
         ordering = ["run", "id"]

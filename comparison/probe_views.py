@@ -14,8 +14,8 @@ from django_htmx.http import HttpResponseStopPolling
 
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 
-from . import compare_selectors, exports, interop_selectors, lab_selectors, result_selectors, selectors
-from .core import failures, reports
+from . import compare_selectors, exports, grid_selectors, interop_selectors, lab_selectors, result_selectors, selectors
+from .core import failures, grid_reports, reports
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs
 from .tasks import start_run
@@ -40,7 +40,9 @@ def target_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 @require_safe
 def target_badge(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """An SVG badge to embed in a README: the latest finished run's share of cells as expected."""
-    svg = selectors.target_badge(get_object_or_404(ProbeTarget, pk=pk))
+    target = get_object_or_404(ProbeTarget, pk=pk)
+    pair = request.GET.get("pair", "")
+    svg = grid_selectors.pair_badge(target, pair) if pair else selectors.target_badge(target)
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Cache-Control"] = "public, max-age=300"
     return response
@@ -54,6 +56,7 @@ def run_probe_view(request: HtmxHttpRequest, pk: int):
         run = start_run(
             target=target,
             revisions=request.POST.getlist("revision"),
+            upstream_revisions=request.POST.getlist("upstream_revision"),
             scenarios=request.POST.getlist("scenario"),
             user=request.user,
             real_host=request.POST.get("real_host") == "on",
@@ -90,6 +93,30 @@ def run_detail(request: HtmxHttpRequest, pk: int):
         # The last fragment is rendered, then htmx stops polling (status 286).
         return HttpResponseStopPolling(response.render().content)
     return response
+
+
+GRID_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
+
+
+@require_safe
+def run_era_grid(request: HtmxHttpRequest, pk: int):
+    """The run's cross-era grid (client revision × upstream revision), the pair `?pair=C/U`'s
+    results, the pairs changed since run `?against=`; JSON, CSV or Markdown with `?format=`."""
+    run = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
+    context = grid_selectors.grid_page(run, request.GET.get("pair", ""), int_param(request.GET.get("against")))
+    fmt = request.GET.get("format", "")
+    if fmt in GRID_EXPORTS and context["grid"].pairs:
+        grid, title = context["grid"], f"mcp-compare cross-era grid: run {run.pk} on {run.target.name}"
+        if fmt == "json":
+            body = grid_reports.grid_json(grid, {"run": run.pk, "target": run.target.name})
+        elif fmt == "csv":
+            body = "".join(grid_reports.grid_csv(grid))
+        else:
+            body = grid_reports.grid_markdown(grid, title)
+        response = HttpResponse(body, content_type=GRID_EXPORTS[fmt])
+        response["Content-Disposition"] = f'attachment; filename="mcp-compare-grid-run-{run.pk}.{fmt}"'
+        return response
+    return TemplateResponse(request, "comparison/run_era_grid.html", context)
 
 
 @require_safe

@@ -30,6 +30,7 @@ from .lab_selectors import measured_for_probes
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from .probes import conformance_run
 from .probes.control import CANCELLED, RunControl
+from .probes.grid_run import run_grid
 from .probes.identity import identity_from_exchanges
 from .probes.revisions import REVISIONS
 from .probes.runner import ProbeOutcome, applicable, run_probe
@@ -104,6 +105,7 @@ def create_run(
     conformance: bool = False,
     schedule=None,
     tries: int | None = None,
+    upstream_revisions: list[str] | None = None,
 ) -> ProbeRun:
     if not target.enabled:
         raise RunRefused(f"{target} is disabled")
@@ -113,6 +115,9 @@ def create_run(
     chosen_scenarios = [key for key in known if key in scenarios] or known
     chosen_revisions = [rev for rev in REVISIONS if rev in revisions] or list(REVISIONS)
     chosen = [s for s in suite(target.suite) if s.key in chosen_scenarios]
+    pins = [rev for rev in REVISIONS if rev in (upstream_revisions or [])]
+    if pins and (why := target.grid_unpinnable()):
+        raise RunRefused(why)
     try:
         with transaction.atomic():
             run = ProbeRun.objects.create(
@@ -120,7 +125,9 @@ def create_run(
                 revisions=chosen_revisions,
                 scenarios=chosen_scenarios,
                 started_by=user,
-                total=sum(len(applicable(chosen, revision, target.transport)) for revision in chosen_revisions),
+                upstream_revisions=pins,
+                total=max(1, len(pins))
+                * sum(len(applicable(chosen, revision, target.transport)) for revision in chosen_revisions),
                 real_host=real_host,
                 conformance=conformance,
                 schedule=schedule,
@@ -301,10 +308,13 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
                     what=f"run {run.pk}: what the target says it is",
                 )
 
-        control = RunControl(settings.RUN_DEADLINE_SECONDS)
+        # A grid is one run per upstream revision: each gets the deadline of a run.
+        control = RunControl(settings.RUN_DEADLINE_SECONDS * max(1, len(run.upstream_revisions)))
+        grid = {"upstream_revisions": run.upstream_revisions} if run.upstream_revisions else {}
         try:
-            run_probe(
+            (run_grid if grid else run_probe)(
                 run.target.spec(),
+                **grid,
                 scenarios=scenarios,
                 revisions_=run.revisions,
                 upstream=run.target.upstream_spec(),
@@ -367,6 +377,7 @@ def _save_result(run: ProbeRun, data: dict) -> None:
             run=run,
             family=data.get("family", ""),
             negotiated_revision=data["negotiated_revision"][:20],
+            upstream_revision=data.get("upstream_revision") or "",
             tries=data.get("tries") or [],
             predictions=data.get("predictions") or [],
             **{name: data[name] for name in RESULT_FIELDS},

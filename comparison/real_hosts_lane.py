@@ -26,7 +26,7 @@ def real_hosts_lane(run: ProbeRun, redactor, queue_real_hosts: Callable[[ProbeRu
         if not real_lane.available()
         else {
             f"r{result.pk}": result
-            for result in run.results.filter(method="tools/call", verdict__in=DELIVERED_VERDICTS)
+            for result in run.results.diagonal().filter(method="tools/call", verdict__in=DELIVERED_VERDICTS)
             if isinstance(result.response, dict) and isinstance(result.response.get("result"), dict)
         }
     )

@@ -51,6 +51,7 @@ def store_uploaded_run(*, target: ProbeTarget, report: object, user, key: str = 
         return found, False
     results = checked_results(report)
     revisions = [str(rev) for rev in REVISIONS if any(r["requested_revision"] == rev for r in results)]
+    pins = [str(rev) for rev in REVISIONS if any(r.get("upstream_revision") == rev for r in results)]
     scenarios = list(dict.fromkeys(result["scenario"] for result in results))
     said = next((found for r in results if (found := identity_from_exchanges(r["exchanges"]))), "")
     now = timezone.now()
@@ -59,6 +60,7 @@ def store_uploaded_run(*, target: ProbeTarget, report: object, user, key: str = 
             run = ProbeRun.objects.create(
                 target=target,
                 revisions=revisions,
+                upstream_revisions=pins,
                 scenarios=scenarios,
                 started_by=user,
                 status=ProbeRun.DONE,
@@ -75,6 +77,7 @@ def store_uploaded_run(*, target: ProbeTarget, report: object, user, key: str = 
                     run=run,
                     family=data.get("family", ""),
                     negotiated_revision=data["negotiated_revision"][:20],
+                    upstream_revision=data.get("upstream_revision") or "",
                     tries=data.get("tries") or [],
                     predictions=data.get("predictions") or [],
                     **{name: data[name] for name in STORED_FIELDS},

@@ -16,6 +16,12 @@ class ProbeSchedule(models.Model):
     target = models.OneToOneField("comparison.ProbeTarget", on_delete=models.CASCADE, related_name="schedule")
     every_seconds = models.PositiveIntegerField(default=86_400, help_text="Seconds between runs (86400: daily).")
     revisions = models.JSONField(default=list, blank=True, help_text="Revisions to probe; empty for every one.")
+    upstream_revisions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The cross-era grid: upstream revisions to pin the upstream to, each with every client revision; "
+        "empty for none.",
+    )
     scenarios = models.JSONField(default=list, blank=True, help_text="Scenario keys; empty for the whole suite.")
     conformance = models.BooleanField(
         default=False, help_text="Each run also runs the official conformance suite (HTTP targets)."
@@ -56,7 +62,7 @@ class ProbeSchedule(models.Model):
                     "its results and empties the page cache."
                 }
             )
-        for name in ("revisions", "scenarios"):
+        for name in ("revisions", "upstream_revisions", "scenarios"):
             value = getattr(self, name)
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise ValidationError({name: "Expected a list of strings."})

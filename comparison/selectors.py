@@ -10,7 +10,7 @@ from django.conf import settings
 
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
-from . import lab_selectors
+from . import grid_selectors, lab_selectors
 from .core import charts, failures, version_groups
 from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from .probes import compare, conformance, families, family_cells, interop, real_lane
@@ -26,7 +26,7 @@ def run_cells(run_ids: list[int]) -> dict[int, list[dict]]:
     """Each run's cells ({scenario, revision, verdict, interop}), from one query."""
     cells: dict[int, list[dict]] = {pk: [] for pk in run_ids}
     columns = ("run_id", "scenario", "requested_revision", "verdict", "interop")
-    for values in ProbeResult.objects.filter(run_id__in=run_ids).order_by("id").values(*columns):
+    for values in ProbeResult.objects.filter(run_id__in=run_ids).diagonal().order_by("id").values(*columns):
         values["revision"] = values.pop("requested_revision")
         cells[values["run_id"]].append(values)
     return cells
@@ -55,9 +55,13 @@ def target_page(target: ProbeTarget) -> dict:
         [charts.share_bar(f"#{run.pk} {run.created:%Y-%m-%d %H:%M}", *_overall(run.score)) for run in reversed(ended)],
     )
     shares = [(run.pk, run.server_identity, run.created, _overall(run.score)) for run in ended]
+    latest_grid_run = grid_selectors.latest_grid_run(target)
     return {
         "target": target,
         "runs": runs,
+        "grid_run": latest_grid_run,
+        "grid": grid_selectors.run_era_grid(latest_grid_run, grid_selectors.host_asks()) if latest_grid_run else None,
+        "grid_unpinnable": target.grid_unpinnable(),
         "versions": version_groups.by_version(shares),
         "trend": trend if ended else None,
         "compare_ids": [run.pk for run in ended[:3]],
@@ -115,7 +119,7 @@ def run_grid(run: ProbeRun) -> dict:
     scenario has no form for at that revision or over that transport says so), the count of each
     verdict, and each family's counts and interop score."""
     results = list(
-        run.results.only(
+        run.results.diagonal().only(
             "id",
             "scenario",
             "family",
@@ -208,7 +212,9 @@ class Audit:
 
 
 def audit(run: ProbeRun) -> Audit:
-    results = list(run.results.exclude(dpcter=[]).only("id", "scenario", "requested_revision", "dpcter", "verdict"))
+    results = list(
+        run.results.diagonal().exclude(dpcter=[]).only("id", "scenario", "requested_revision", "dpcter", "verdict")
+    )
     table = failures.audit([{"profiles": r.dpcter} for r in results])
     consumers = [c for c in failures.CONSUMERS if table[c]["D"].total]
     rows = [
@@ -272,7 +278,7 @@ def result_cells(run: ProbeRun) -> dict:
     """{(scenario, revision): {id, verdict, response}} of a run, as probes.compare takes them."""
     return {
         (r.scenario, r.requested_revision): {"id": r.pk, "verdict": r.verdict, "response": r.response}
-        for r in run.results.only("id", "scenario", "requested_revision", "verdict", "response")
+        for r in run.results.diagonal().only("id", "scenario", "requested_revision", "verdict", "response")
     }
 
 

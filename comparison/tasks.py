@@ -114,6 +114,7 @@ def fire(*, schedule_id: int, token: str) -> str:
         run = start_run(
             target=schedule.target,
             revisions=schedule.revisions,
+            upstream_revisions=schedule.upstream_revisions,
             scenarios=schedule.scenarios,
             conformance=schedule.conformance,
             real_host=schedule.real_hosts,

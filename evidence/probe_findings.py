@@ -30,6 +30,7 @@ def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResu
     # The LIKEs find a superset (two properties of one definition share it), read a few more.
     candidates = (
         ProbeResult.objects.filter(found)
+        .diagonal()
         .filter(ProbeRun.measured("run__"))
         .select_related("run__target")
         .order_by("-id")[: limit * 5]
@@ -53,8 +54,8 @@ def latest_probe_verdicts() -> LatestVerdicts:
     run that did not finish says so: `as expected (run interrupted)`."""
     latest = latest_ended_runs(measured=True)
     cells, targets = [], []
-    for run_id, anchors, verdict in ProbeResult.objects.filter(run_id__in=list(latest)).values_list(
-        "run_id", "anchors", "verdict"
+    for run_id, anchors, verdict in (
+        ProbeResult.objects.filter(run_id__in=list(latest)).diagonal().values_list("run_id", "anchors", "verdict")
     ):
         name, status = latest[run_id]
         label = verdict if status == ProbeRun.DONE else f"{verdict} (run {status})"

@@ -171,6 +171,11 @@ def run(request, pk: int):
     return probe_api.run(request, pk)
 
 
+@api.get("/runs/{pk:pk}/grid/", response={200: probe_out.GridOut, **ERRORS}, url_name="run_grid", tags=["probes"])
+def run_grid(request, pk: int, pair: str = "", against: str = ""):
+    return probe_api.run_grid(request, pk)
+
+
 @api.get("/results/{pk:pk}/", response={200: probe_out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
 def result(request, pk: int):
     return probe_api.result(request, pk)

@@ -27,6 +27,10 @@ def seed() -> dict[str, str]:
     result = second.results.get(scenario="progress", requested_revision="2025-11-25")
     relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["text"])
     changed = relayed.results.get(scenario="text")
+    grid = start_run(
+        target=target, revisions=["2025-06-18", "2026-07-28"], upstream_revisions=["2024-11-05", "2026-07-28"],
+        scenarios=["text"],
+    )  # fmt: skip
     return {
         "rows": "/",
         "matrix": "/matrix/",
@@ -43,6 +47,7 @@ def seed() -> dict[str, str]:
         "changed result": f"/probes/results/{changed.pk}/",
         "compare": f"/probes/compare/?run={first.pk}&run={second.pk}&run={relayed.pk}",
         "audit": f"/probes/runs/{first.pk}/audit/",
+        "grid": f"/probes/runs/{grid.pk}/grid/?pair=2025-06-18/2026-07-28",
     }
 
 

@@ -32,7 +32,20 @@ RANK = {
 #: Verdicts that fail a test case: the proxy changed, refused or lost what the upstream sent (in
 #: every try, or in some).
 FAILING = (ProbeVerdict.CHANGED, ProbeVerdict.REFUSED, ProbeVerdict.LOST, ProbeVerdict.INTERMITTENT)
-BASELINE_LINE = re.compile(r"^\s*(?P<scenario>[\w.-]+)@(?P<revision>\d{4}-\d{2}-\d{2})\s*:\s*(?P<verdict>[a-z ]+?)\s*$")
+BASELINE_LINE = re.compile(
+    r"^\s*(?P<scenario>[\w.-]+)@(?P<revision>\d{4}-\d{2}-\d{2}(?:/\d{4}-\d{2}-\d{2})?)\s*:\s*(?P<verdict>[a-z ]+?)\s*$"
+)
+
+
+def cell_revision(result: dict[str, Any]) -> str:
+    """The revision a cell is keyed by: the client's, or "client/upstream" for a pair of the
+    cross-era grid whose upstream spoke another revision."""
+    client, upstream = str(result["requested_revision"]), str(result.get("upstream_revision") or "")
+    return f"{client}/{upstream}" if upstream and upstream != client else client
+
+
+def cell_key(result: dict[str, Any]) -> tuple[str, str]:
+    return str(result["scenario"]), cell_revision(result)
 
 
 def _detail(result: dict[str, Any]) -> str:
@@ -67,13 +80,16 @@ def junit_xml(
             suite,
             "testcase",
             classname=str(result["scenario"]),
-            name=str(result["requested_revision"]),
+            name=cell_revision(result),
             time=f"{float(result.get('duration_ms') or 0) / 1000:.3f}",
         )
         case_properties = ET.SubElement(case, "properties")
         ET.SubElement(
             case_properties, "property", name="negotiated_revision", value=result.get("negotiated_revision") or ""
         )
+        if result.get("upstream_revision"):
+            # A pair of the cross-era grid names the revision its upstream was pinned to.
+            ET.SubElement(case_properties, "property", name="upstream_revision", value=str(result["upstream_revision"]))
         ET.SubElement(case_properties, "property", name="target", value=target)
         ET.SubElement(case_properties, "property", name="verdict", value=str(result["verdict"]))
         interop = result.get("interop") if isinstance(result.get("interop"), dict) else {}
@@ -81,7 +97,7 @@ def junit_xml(
             hosts = [host for host in SCORED_HOSTS if interop.get(host) is same]
             ET.SubElement(case_properties, "property", name=name, value=",".join(hosts))
         verdict, detail = result["verdict"], _detail(result)
-        expected = (baseline or {}).get((result["scenario"], result["requested_revision"]))
+        expected = (baseline or {}).get(cell_key(result))
         if expected and verdict != ProbeVerdict.AS_EXPECTED and RANK[verdict] <= RANK[expected]:
             skipped += 1
             ET.SubElement(case, "skipped", message=f"expected by the baseline: {expected}").text = detail
@@ -118,7 +134,7 @@ def read_baseline(text: str, name: str = "baseline") -> dict[tuple[str, str], st
     if stripped.startswith("{"):
         try:
             data = json.loads(text)
-            return {(r["scenario"], r["requested_revision"]): _verdict(r["verdict"], name, 0) for r in data["results"]}
+            return {cell_key(r): _verdict(r["verdict"], name, 0) for r in data["results"]}
         except BaselineError:
             raise
         except (ValueError, KeyError, TypeError) as error:
@@ -129,7 +145,10 @@ def read_baseline(text: str, name: str = "baseline") -> dict[tuple[str, str], st
             continue
         match = BASELINE_LINE.match(line)
         if not match:
-            raise BaselineError(f"{name}, line {number}: expected `scenario@YYYY-MM-DD: verdict`, got {line.strip()!r}")
+            raise BaselineError(
+                f"{name}, line {number}: expected `scenario@YYYY-MM-DD: verdict` (or `scenario@CLIENT/UPSTREAM: "
+                f"verdict` for a grid pair), got {line.strip()!r}"
+            )
         found[(match["scenario"], match["revision"])] = _verdict(match["verdict"], name, number)
     return found
 
@@ -143,7 +162,7 @@ def _verdict(text: str, name: str, line: int) -> str:
 
 def write_baseline(results: list[dict[str, Any]], target: str) -> str:
     lines = [f"# mcp-compare baseline for {target}: scenario@revision: verdict (the expected result of each cell)"]
-    lines += [f"{r['scenario']}@{r['requested_revision']}: {r['verdict']}" for r in results]
+    lines += [f"{r['scenario']}@{cell_revision(r)}: {r['verdict']}" for r in results]
     return "\n".join(lines) + "\n"
 
 
@@ -159,7 +178,7 @@ def check_baseline(baseline: dict[tuple[str, str], str], results: list[dict[str,
     found = BaselineCheck()
     seen = set()
     for result in results:
-        key = (result["scenario"], result["requested_revision"])
+        key = cell_key(result)
         seen.add(key)
         was, now = baseline.get(key, str(ProbeVerdict.AS_EXPECTED)), str(result["verdict"])
         if RANK[now] > RANK[was]:

@@ -30,10 +30,11 @@ _lock = threading.Lock()
 _server: tuple[subprocess.Popen, str] | None = None
 
 
-def fixture_command() -> list[str]:
+def fixture_command(revisions: str = "") -> list[str]:
     """The command of a built-in fixture session: a launcher of a fork of this process's fork
-    server (started on first use, ended when this process exits)."""
-    return [sys.executable, "-I", str(LAUNCHER), ensure(), str(PROJECT)]
+    server (started on first use, ended when this process exits); `revisions` pins the session
+    (comparison/probes/era_gate.py)."""
+    return [sys.executable, "-I", str(LAUNCHER), ensure(), str(PROJECT), *([revisions] if revisions else [])]
 
 
 def ensure() -> str:
@@ -86,7 +87,7 @@ def serve(path: str) -> None:
     """Accept launchers and fork a fixture session for each; end when the parent is gone."""
     from mcp.server import stdio  # noqa: F401  (imported by the session: load it here too)
 
-    from comparison.probes import fixture_server  # the expensive imports, done once
+    from comparison.probes import fixture_pinned  # the expensive imports (the fixture's), done once
 
     parent = os.getppid()
     # Children are reaped by the kernel; a session's end is seen by its launcher, not here.
@@ -102,7 +103,7 @@ def serve(path: str) -> None:
         except TimeoutError:
             continue
         try:
-            _, fds, _, _ = socket.recv_fds(connection, 16, 3)
+            greeting, fds, _, _ = socket.recv_fds(connection, 64, 3)
         except OSError:
             connection.close()
             continue
@@ -113,14 +114,15 @@ def serve(path: str) -> None:
             continue
         if os.fork() == 0:
             listener.close()
-            _session(connection, fds, fixture_server)
+            _session(connection, fds, fixture_pinned, greeting[1:].decode("ascii", "replace") or "all")
         for fd in fds:
             os.close(fd)
         connection.close()
 
 
-def _session(connection: socket.socket, fds: list[int], fixture_server) -> None:
-    """In the fork: the launcher's stdin, stdout and stderr become ours, and we serve on them."""
+def _session(connection: socket.socket, fds: list[int], fixture_pinned, revisions: str) -> None:
+    """In the fork: the launcher's stdin, stdout and stderr become ours, and we serve on them
+    (pinned to `revisions`, or every revision for "all")."""
     code = 0
     try:
         for target, fd in enumerate(fds):
@@ -135,7 +137,7 @@ def _session(connection: socket.socket, fds: list[int], fixture_server) -> None:
             os._exit(0)
 
         threading.Thread(target=launcher_gone, daemon=True).start()
-        fixture_server.serve_stdio()
+        fixture_pinned.serve_stdio(fixture_pinned.pin_from(revisions))
     except BaseException:
         code = 1
     finally:

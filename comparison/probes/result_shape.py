@@ -153,6 +153,8 @@ class Result(BaseModel):
     seen: list[Short] = Field(max_length=500)
     method: Annotated[StrictStr, Field(max_length=100)]
     requested_revision: Revision
+    #: The cross-era grid's upstream revision; "" (or absent, from before the grid) for none.
+    upstream_revision: Revision | Literal[""] = ""
     negotiated_revision: Annotated[StrictStr, Field(max_length=20)]
     verdict: Verdict
     failure: Text

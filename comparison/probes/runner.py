@@ -14,126 +14,56 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
-
-from ..anchors.travelled import travelled
 from ..hosts.measured import Measured
 from . import same_shape
 from .answers import assess, expected_for
 from .control import CANCELLED, RunControl
 from .exchange import Limits
+from .families.base import Played
 from .families.negotiation import REVISION as REVISION_AGREED
 from .family_cells import applicable, compares, family_outcome, plays
-from .forkserver import fixture_command
 from .launch import LaunchFailed, free_port, launched
+from .outcome import (
+    AS_EXPECTED,
+    CHANGED,
+    FAILED,
+    INVALID,
+    LOST,
+    NOT_COMPARED,
+    REFUSED,
+    VERDICTS,
+    ProbeOutcome,
+    TargetSpec,
+    builtin_fixture,
+)
 from .revision_session import RevisionProbe, probe_revision
 from .scenarios import FIXTURE, Scenario
 from .secrets import expand_placeholders
 from .tries import DEFAULT_TRIES
 
-AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED, LOST, REFUSED = (
-    ProbeVerdict.AS_EXPECTED,
-    ProbeVerdict.CHANGED,
-    ProbeVerdict.INVALID,
-    ProbeVerdict.FAILED,
-    ProbeVerdict.NOT_COMPARED,
-    ProbeVerdict.LOST,
-    ProbeVerdict.REFUSED,
-)
-VERDICTS = PROBE_VERDICTS
 #: A launch command runs from here, so `python -m comparison…` finds the project.
 PROJECT = Path(__file__).resolve().parents[2]
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class TargetSpec:
-    name: str
-    transport: str  # "http" or "stdio"
-    url: str = ""
-    command: list[str] = field(default_factory=list)
-    headers: dict[str, str] = field(default_factory=dict)
-    suite: str = "fixture"
-    #: "fixture" (answers known), an upstream URL to probe directly for the diff, or "" (no diff).
-    upstream: str = ""
-    #: A command serving `url`, started for the probe and stopped after it (see probes.launch).
-    launch: list[str] = field(default_factory=list)
-    #: Environment of the command and the launch command: credentials, never shown.
-    env: dict[str, str] = field(default_factory=dict)
-
-
-def builtin_fixture() -> TargetSpec:
-    return TargetSpec(
-        "built-in fixture (stdio)", "stdio", command=fixture_command(), suite="fixture", upstream="fixture"
-    )
-
-
-@dataclass
-class ProbeOutcome:
-    scenario: Scenario
-    requested: str
-    negotiated: str = ""
-    exchanges: list[dict[str, Any]] = field(default_factory=list)
-    response: dict[str, Any] | None = None
-    findings: list[dict[str, str]] = field(default_factory=list)
-    diff: list[dict[str, Any]] = field(default_factory=list)
-    diff_against: str = ""
-    host_views: list[dict[str, Any]] = field(default_factory=list)
-    dpcter: list[dict[str, Any]] = field(default_factory=list)
-    #: {host: whether it gets through the proxy what the upstream sends}; empty without a reference.
-    interop: dict[str, bool] = field(default_factory=dict)
-    #: What each host the lab measured would see of a tool result (comparison.hosts.measured).
-    predictions: list[dict[str, Any]] = field(default_factory=list)
-    failure: str = ""
-    duration_ms: float = 0.0
-    #: A family scenario's verdict from its assessment (the worst finding); "" for a result's cell.
-    assessed: str = ""
-    #: Each try of a timing-sensitive cell: {"try", "verdict", "findings", "exchanges"}; [] for one.
-    tries: list[dict[str, Any]] = field(default_factory=list)
-    #: The loss came with no proxy in between too (probes.same_shape): not the proxy's doing.
-    lost_alone: bool = False
-
-    @property
-    def verdict(self) -> str:
-        if self.failure:
-            return FAILED
-        if self.lost_alone:
-            return NOT_COMPARED
-        if self.assessed:
-            return self.assessed
-        if self.diff:
-            # A difference is a change, or worse where a finding says something was lost or refused.
-            told = {f.get("verdict") for f in self.findings}
-            return LOST if LOST in told else REFUSED if REFUSED in told else CHANGED
-        if self.findings and any(f.get("verdict", INVALID) == INVALID for f in self.findings):
-            return INVALID
-        if not self.diff_against:
-            return NOT_COMPARED  # nothing to compare the answer with: never green
-        return AS_EXPECTED
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "scenario": self.scenario.key,
-            "family": self.scenario.family,
-            "anchors": list(self.scenario.anchors),
-            "seen": travelled(self.exchanges),
-            "method": self.scenario.method,
-            "requested_revision": self.requested,
-            "negotiated_revision": self.negotiated,
-            "verdict": self.verdict,
-            "failure": self.failure,
-            "response": self.response,
-            "findings": self.findings,
-            "diff": self.diff,
-            "diff_against": self.diff_against,
-            "host_views": self.host_views,
-            "dpcter": self.dpcter,
-            "interop": self.interop,
-            "predictions": self.predictions,
-            "exchanges": self.exchanges,
-            "tries": self.tries,
-            "duration_ms": round(self.duration_ms, 2),
-        }
+#: What a cell is lives in probes.outcome; the runner's callers find it here too.
+__all__ = [
+    "AS_EXPECTED",
+    "CHANGED",
+    "FAILED",
+    "INVALID",
+    "LOST",
+    "NOT_COMPARED",
+    "PROJECT",
+    "REFUSED",
+    "VERDICTS",
+    "ProbeOutcome",
+    "TargetSpec",
+    "applicable",
+    "assess",
+    "builtin_fixture",
+    "check_losses_alone",
+    "expand_placeholders",
+    "run_probe",
+]
 
 
 #: Revisions of a stdio target probed at once (each has a process of its own); an HTTP target is
@@ -158,6 +88,7 @@ def run_probe(
     tries: int = DEFAULT_TRIES,
     check_losses: bool = True,
     lab: dict[str, Measured] | None = None,
+    pin: str = "",
 ) -> list[ProbeOutcome]:
     """Every scenario at every revision. The exchanges of several revisions may run at once (in
     threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
@@ -167,7 +98,9 @@ def run_probe(
     pass), unless the run was cancelled. `tries` is how often a timing-sensitive cell is played.
     With `check_losses`, a cell lost through a target in front of the fixture is played again
     with no proxy in between (probes.same_shape) before the proxy is blamed. `lab` holds the
-    hosts the lab measured: each tool result says what they would see, and scores them.
+    hosts the lab measured: each tool result says what they would see, and scores them. `pin` is
+    the one revision the target's upstream was told to speak (probes.pinning): the reference is
+    then the fixture pinned alike, probed once at that revision for every client revision.
     What the upstream sent is the reference of every comparison: the upstream probed directly
     when one is given, else, for a target in front of the fixture, the fixture itself probed
     directly for the answers that are not fixed (lists, reads) and the families that compare."""
@@ -177,10 +110,19 @@ def run_probe(
     outcomes: list[ProbeOutcome] = []
 
     run_key = uuid.uuid4().hex[:12]
+    pinned = _pinned_reference(spec, upstream, scenarios, pin, limits, control, run_key) if pin else None
 
     def probe(revision: str):
         started = time.monotonic()
         here = applicable(scenarios, revision, spec.transport)
+        if pinned is not None:
+            made = _pinned_cells(spec, here, revision, pinned, limits, control, run_key, tries, lab)
+            if check_losses and revision == pin and spec.upstream == "fixture" and upstream is None:
+                found, direct = pinned.last_found.pop(revision), pinned.direct
+                check_losses_alone(spec, made, found, direct.answers, limits, control, revision)
+            for outcome in made:
+                outcome.upstream_revision = pin
+            return made, time.monotonic() - started
         reference, wanted = _reference(spec, upstream, here, revision)
         direct = RevisionProbe()
         key = run_key + "-direct"
@@ -240,6 +182,65 @@ def run_probe(
         if while_served and not cancelled():
             while_served()
     return outcomes
+
+
+@dataclass
+class PinnedReference:
+    """The upstream pinned to one revision, probed directly once at that revision."""
+
+    pin: str
+    spec: TargetSpec | None
+    direct: RevisionProbe
+    #: {client revision: the target's RevisionProbe}, kept for the loss check of the diagonal.
+    last_found: dict[str, RevisionProbe] = field(default_factory=dict)
+
+
+def _pinned_reference(
+    spec: TargetSpec,
+    upstream: TargetSpec | None,
+    scenarios: list[Scenario],
+    pin: str,
+    limits: Limits,
+    control: RunControl,
+    run_key: str,
+) -> PinnedReference:
+    from .pinning import pin_spec
+
+    at_pin = applicable(scenarios, pin, spec.transport)
+    if upstream is not None:
+        reference, wanted = pin_spec(upstream, pin), at_pin
+    else:
+        reference, wanted = _reference(spec, None, at_pin, pin)
+        reference = pin_spec(reference, pin) if reference is not None else None
+    direct = RevisionProbe()
+    if reference is not None and wanted:
+        direct = probe_revision(reference, wanted, pin, limits, control, run_key + "-direct")
+    return PinnedReference(pin, reference, direct)
+
+
+def _pinned_cells(
+    spec: TargetSpec,
+    here: list[Scenario],
+    revision: str,
+    pinned: PinnedReference,
+    limits: Limits,
+    control: RunControl,
+    run_key: str,
+    tries: int,
+    lab: dict[str, Measured] | None,
+) -> list[ProbeOutcome]:
+    """A client at `revision` through the target whose upstream speaks only the pin: each cell
+    against what the pinned upstream sends; the revision agreed against the same client's opening
+    of the pinned upstream directly (the direct cell of the pair)."""
+    found = probe_revision(spec, here, revision, limits, control, run_key, tries)
+    pinned.last_found[revision] = found
+    answers = dict(pinned.direct.answers)
+    if pinned.spec is not None and any(s.key == REVISION_AGREED for s in here):
+        opening = probe_revision(pinned.spec, [], revision, limits, control, run_key + "-pair")
+        answers[REVISION_AGREED] = Played(
+            notes={"requested": revision, "negotiated": opening.negotiated, "failure": opening.failure[:300]}
+        )
+    return [_outcome(scenario, revision, found, answers.get(scenario.key), spec, lab) for scenario in here]
 
 
 def check_losses_alone(

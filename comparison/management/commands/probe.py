@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shlex
@@ -13,12 +14,15 @@ from django.core.management.base import BaseCommand, CommandError
 
 from comparison import lab_through
 from comparison.core import failures, pipeline
+from comparison.core.era_grid import grid_of, grid_text, no_common_era
 from comparison.hostlab import through
 from comparison.lab_selectors import measured_for_probes, measured_hosts_of, shipped_observations
 from comparison.models import ProbeTarget
 from comparison.probes import conformance, conformance_run
 from comparison.probes.compare import describe
 from comparison.probes.control import RunControl
+from comparison.probes.grid_run import run_grid
+from comparison.probes.pinning import pinnable
 from comparison.probes.revisions import REVISIONS
 from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.scenarios import SUITES, suite
@@ -71,6 +75,16 @@ class Command(BaseCommand):
         )
         parser.add_argument("--suite", choices=sorted(SUITES), default="fixture")
         parser.add_argument("--revisions", nargs="+", choices=REVISIONS, default=list(REVISIONS))
+        parser.add_argument(
+            "--upstream-revisions",
+            metavar="R1,R2,…",
+            type=_revision_list,
+            default=None,
+            help="The cross-era grid: pin the target's upstream to each of these revisions ('all' for every one) "
+            "and probe every client revision through it. Cells are keyed scenario@CLIENT/UPSTREAM. The target "
+            "must start the fixture, or say where its upstream's revision goes with "
+            "${MCP_COMPARE_UPSTREAM_REVISIONS}.",
+        )
         parser.add_argument("--scenarios", nargs="+", help="Scenario keys (default: the whole suite).")
         parser.add_argument("--json", action="store_true", help="Print every result as JSON.")
         parser.add_argument("--strict", action="store_true", help="Also fail on results invalid for the revision.")
@@ -141,10 +155,16 @@ class Command(BaseCommand):
         def conformance_pass() -> None:
             suite_pass["rows"], suite_pass["status"] = conformance_run.compare_target(spec.url, spec.transport)
 
+        pins = options["upstream_revisions"] or []
+        if pins and (why := pinnable(spec)):
+            raise CommandError(redactor.text(why))
         try:
             deadline = settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"]
-            outcomes = run_probe(
+            # A grid is one run per upstream revision: each gets the deadline of a run.
+            deadline *= max(1, len(pins))
+            outcomes = (run_grid if pins else run_probe)(
                 spec,
+                **({"upstream_revisions": pins} if pins else {}),
                 scenarios=scenarios,
                 revisions_=options["revisions"],
                 upstream=upstream,
@@ -200,6 +220,13 @@ class Command(BaseCommand):
             return
         # Changed, lost or refused by the proxy, failed to probe or not testable: each breaks an expectation.
         failing = sum(counts.get(v, 0) for v in (*pipeline.FAILING, FAILED, ProbeVerdict.NOT_TESTABLE))
+        # A grid pair with no common era, given none, fails as the revisions' rules say it must.
+        expected_failures = no_common_era(grid_of(results, direct=self._direct)) if pins else set()
+        failing -= sum(
+            1
+            for r in results
+            if r["verdict"] == FAILED and (r["requested_revision"], r.get("upstream_revision")) in expected_failures
+        )
         failing += counts.get(INVALID, 0) if options["strict"] else 0
         # A real host that saw something else through the target is a change the proxy made.
         failing += sum(host["differs"] for host in (real_hosts or {}).get("hosts", {}).values())
@@ -207,6 +234,8 @@ class Command(BaseCommand):
             raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
 
     target: ProbeTarget | None = None
+    #: The target is the fixture itself (no proxy between): a grid's counter-offers are its own.
+    _direct = False
 
     def _real_hosts(self, spec: TargetSpec, options, redactor: Redactor) -> dict:
         """A configured target's pass is stored (and reused next time); an ad-hoc one is not."""
@@ -237,9 +266,14 @@ class Command(BaseCommand):
         rows = []
         for o in outcomes:
             detail = o.failure or "; ".join(describe(o.diff[:3])) or "; ".join(f["message"] for f in o.findings[:2])
-            rows.append([f"{o.requested}→{o.negotiated or '?'}", o.scenario.key, str(o.verdict), detail[:150]])
+            upstream = f" ⇢ upstream {o.upstream_revision}" if o.upstream_revision else ""
+            revisions = f"{o.requested}→{o.negotiated or '?'}{upstream}"
+            rows.append([revisions, o.scenario.key, str(o.verdict), detail[:150]])
         for line in pipeline.aligned(rows):
             self.stdout.write(redactor.text(line))
+        if any(o.upstream_revision for o in outcomes):
+            direct = self._direct
+            self.stdout.write(grid_text(grid_of([o.as_dict() for o in outcomes], direct=direct)))
         shown = [v for v in PROBE_VERDICTS if v in (AS_EXPECTED, CHANGED, INVALID, FAILED) or counts.get(v)]
         self.stdout.write(", ".join(f"{counts.get(v, 0)} {v}" for v in shown))
 
@@ -272,12 +306,14 @@ class Command(BaseCommand):
             raise CommandError("give exactly one of TARGET, --builtin, --url or --command")
         if options["builtin"]:
             spec = builtin_fixture()
+            self._direct = True
         elif options["target"]:
             try:
                 target = ProbeTarget.objects.get(name=options["target"])
             except ProbeTarget.DoesNotExist:
                 raise CommandError(f"no configured target named {options['target']!r}") from None
             self.target = target
+            self._direct = target.builtin
             return target.spec(), target.upstream_spec()
         elif options["url"]:
             _refuse_userinfo("--url", options["url"])
@@ -298,6 +334,18 @@ class Command(BaseCommand):
             _refuse_userinfo("--upstream-url", options["upstream_url"])
             upstream = TargetSpec("upstream", "http", url=options["upstream_url"], suite=spec.suite)
         return spec, upstream
+
+
+def _revision_list(text: str) -> list[str]:
+    if text.strip().lower() == "all":
+        return list(REVISIONS)
+    named = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [part for part in named if part not in REVISIONS]
+    if unknown or not named:
+        raise argparse.ArgumentTypeError(
+            f"not a revision: {', '.join(unknown) or text!r} (give some of {', '.join(REVISIONS)}, or all)"
+        )
+    return [revision for revision in REVISIONS if revision in named]
 
 
 def _refuse_userinfo(option: str, url: str) -> None:

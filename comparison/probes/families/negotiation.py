@@ -48,6 +48,18 @@ def _revision(notes: dict[str, Any], reference: Any) -> list[Finding]:
     direct = reference.get("negotiated")
     if direct == got:
         return []
+    if not direct:
+        # The upstream alone opens no session for this client (the cross-era grid: an upstream of
+        # another era); serving it at the revision it asked for is what a bridging proxy must do.
+        if got == asked:
+            return []
+        return [
+            Finding(
+                V.CHANGED,
+                "protocolVersion",
+                f"asked {asked}; the upstream alone opens no session for it, the proxy agrees to {got}",
+            )
+        ]
     older = isinstance(got, str) and isinstance(direct, str) and got < direct
     return [
         Finding(

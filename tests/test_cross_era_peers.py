@@ -1,0 +1,70 @@
+"""The cross-era grid through the peers the tests run, each in front of the fixture pinned to one
+revision at a time (the fixture's `--revisions`, put into the peer's launch by probes.pinning):
+
+- mcp-proxy 0.13.0 (Python SDK 1.x) bridges: a client of any legacy revision is answered at its
+  own revision whatever legacy revision the upstream speaks ("translated"); a 2026-07-28 client is
+  answered with its own newest legacy revision; it cannot start in front of an upstream of
+  2026-07-28 alone (it opens the upstream at start with `initialize`, which that upstream refuses).
+- supergateway 4.0.0 relays the client's messages as they are: the upstream's own counter-offer
+  reaches the client ("passed through"), and a 2026-07-28 client reaches a 2026-07-28 upstream.
+
+scripts/test.sh installs the peers."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from comparison.grid_selectors import run_era_grid
+from comparison.models import ProbeTarget
+from comparison.peer_targets import PEERS_TO_ADD
+from comparison.probes import era_rules
+from comparison.tasks import start_run
+from registers.core.vocabulary import REVISIONS
+
+pytestmark = [pytest.mark.peers, pytest.mark.django_db]
+ALL = [str(r) for r in REVISIONS]
+LEGACY, MODERN = ALL[:4], ALL[4]
+SCENARIOS = ["negotiated-revision", "tools-list", "text"]
+
+
+def _grid_run(name: str):
+    call_command("add_peer_targets", "--no-install", stdout=io.StringIO())
+    target = ProbeTarget.objects.get(name=name)
+    run = start_run(target=target, revisions=ALL, upstream_revisions=ALL, scenarios=SCENARIOS)
+    assert run.status == "done", run.error
+    return run, run_era_grid(run)
+
+
+def test_mcp_proxy_translates_between_legacy_revisions_and_cannot_front_a_modern_upstream():
+    run, grid = _grid_run(PEERS_TO_ADD[0].name)
+    assert len(grid.pairs) == 25
+    for (client, upstream), pair in grid.pairs.items():
+        if upstream == MODERN:
+            assert pair.agreed == "", "mcp-proxy never starts in front of an upstream of 2026-07-28 alone"
+            assert pair.reading == ("refused" if client == MODERN else "as the rules say")
+        elif client in LEGACY:
+            assert pair.agreed == client, (client, upstream)
+            assert pair.reading == ("carried" if client == upstream else "translated")
+            assert pair.survived >= 1, "the tool list crosses the eras"
+        else:
+            assert pair.agreed in LEGACY, "a 2026-07-28 client is answered with a legacy revision"
+            assert pair.reading == "own counter-offer"
+    failed = run.results.filter(upstream_revision=MODERN).values_list("failure", flat=True)
+    assert all("did not start in front of an upstream of 2026-07-28 alone" in why for why in failed)
+
+
+def test_supergateway_passes_the_upstreams_negotiation_through():
+    _, grid = _grid_run(PEERS_TO_ADD[1].name)
+    for (client, upstream), pair in grid.pairs.items():
+        rule = era_rules.direct_rule(client, upstream)
+        assert pair.agreed == rule.agreed, (client, upstream, "what the upstream alone agrees reaches the client")
+        if rule.outcome == era_rules.FAILS:
+            assert pair.reading == "as the rules say"
+        elif client == upstream:
+            assert pair.reading == "carried"
+            assert pair.survived == pair.counted, (client, [c for c in pair.cells if c[1] != "as expected"])
+        else:
+            assert pair.reading == "passed through"
