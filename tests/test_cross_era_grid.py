@@ -450,3 +450,17 @@ def test_a_grid_made_elsewhere_is_uploaded_with_its_pairs(db, capsys):
     assert run.results.exclude(upstream_revision="").count() == 10
     page = Client().get(f"/probes/runs/{run.pk}/grid/").content.decode()
     assert "as the rules say" in page
+
+
+def test_a_proxy_answering_the_revision_asked_in_front_of_another_era_bridges_it():
+    from comparison.probes.families import negotiation
+
+    asked = {"requested": "2025-06-18", "negotiated": "2025-06-18"}
+    pinned = {"requested": "2025-06-18", "negotiated": "2024-11-05", "pinned": "2024-11-05"}
+    assert negotiation._revision(asked, pinned) == [], "what a server of 2025-06-18 must answer"
+    own = negotiation._revision({**asked, "negotiated": "2025-03-26"}, pinned)
+    assert [(f.verdict, f.detail) for f in own] == [
+        ("changed by proxy", "asked 2025-06-18; the upstream agrees to 2024-11-05 directly, the proxy to 2025-03-26")
+    ]
+    unpinned = negotiation._revision(asked, {"requested": "2025-06-18", "negotiated": "2025-11-25"})
+    assert unpinned[0].verdict == "changed by proxy", "outside the grid the upstream speaks every revision"

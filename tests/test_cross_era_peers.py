@@ -49,9 +49,15 @@ def test_mcp_proxy_translates_between_legacy_revisions_and_cannot_front_a_modern
             assert pair.agreed == client, (client, upstream)
             assert pair.reading == ("carried" if client == upstream else "translated")
             assert pair.survived >= 1, "the tool list crosses the eras"
+            agreed = run.results.get(requested_revision=client, upstream_revision=upstream, scenario=SCENARIOS[0])
+            assert agreed.verdict == "as expected", ("a bridge answers the revision asked", agreed.findings)
         else:
             assert pair.agreed in LEGACY, "a 2026-07-28 client is answered with a legacy revision"
             assert pair.reading == "own counter-offer"
+            agreed = run.results.get(requested_revision=client, upstream_revision=upstream, scenario=SCENARIOS[0])
+            if pair.agreed != upstream:
+                assert agreed.verdict == "changed by proxy", "the client ends at another revision than directly"
+                assert "a downgrade" not in agreed.findings[0]["message"]
     failed = run.results.filter(upstream_revision=MODERN).values_list("failure", flat=True)
     assert all("did not start in front of an upstream of 2026-07-28 alone" in why for why in failed)
 

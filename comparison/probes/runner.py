@@ -238,7 +238,12 @@ def _pinned_cells(
     if pinned.spec is not None and any(s.key == REVISION_AGREED for s in here):
         opening = probe_revision(pinned.spec, [], revision, limits, control, run_key + "-pair")
         answers[REVISION_AGREED] = Played(
-            notes={"requested": revision, "negotiated": opening.negotiated, "failure": opening.failure[:300]}
+            notes={
+                "requested": revision,
+                "negotiated": opening.negotiated,
+                "failure": opening.failure[:300],
+                "pinned": pinned.pin,
+            }
         )
     return [_outcome(scenario, revision, found, answers.get(scenario.key), spec, lab) for scenario in here]
 

@@ -48,11 +48,12 @@ def _revision(notes: dict[str, Any], reference: Any) -> list[Finding]:
     direct = reference.get("negotiated")
     if direct == got:
         return []
+    if reference.get("pinned") and got == asked:
+        # The cross-era grid: the upstream speaks one revision, and answers this client with it or
+        # not at all. A proxy answering the client at the revision it asked for answers as a
+        # server of that revision must (lifecycle, "Version Negotiation"): it bridges the eras.
+        return []
     if not direct:
-        # The upstream alone opens no session for this client (the cross-era grid: an upstream of
-        # another era); serving it at the revision it asked for is what a bridging proxy must do.
-        if got == asked:
-            return []
         return [
             Finding(
                 V.CHANGED,
