@@ -74,3 +74,39 @@ def test_supergateway_passes_the_upstreams_negotiation_through():
             assert pair.survived == pair.counted, (client, [c for c in pair.cells if c[1] != "as expected"])
         else:
             assert pair.reading == "passed through"
+
+
+def test_supergateway_as_a_client_of_an_http_upstream_reaches_no_server_of_http_sse_alone():
+    """supergateway 4.0.0 in its other direction (a Streamable HTTP upstream, served over stdio),
+    pinned through its upstream's URL: one fixture process serves every pin at
+    /pinned/REVISION/mcp, so the grid starts the fixture once. Its client does not fall back to the
+    HTTP+SSE transport (2025-03-26 transports, "Backwards Compatibility"), so a server of
+    2024-11-05 alone is out of reach whatever the client asks; it speaks no 2026-07-28 either."""
+    import sys
+
+    from comparison.peer_targets import LOOPBACK_PRELOAD, SUPERGATEWAY
+    from comparison.probes.grid_run import run_grid
+    from comparison.probes.launch import free_port, launched
+    from comparison.probes.pinning import PLACEHOLDER
+    from comparison.probes.runner import TargetSpec
+    from comparison.probes.scenarios import FIXTURE
+
+    port = free_port()
+    fixture = [sys.executable, "-m", "comparison.probes.fixture_pinned", "--port", str(port)]
+    upstream = f"http://127.0.0.1:{port}/pinned/{PLACEHOLDER}/mcp"
+    command = ["env", f"NODE_OPTIONS=--require {LOOPBACK_PRELOAD}", str(SUPERGATEWAY), "--streamableHttp", upstream]
+    spec = TargetSpec("supergateway ← HTTP", "stdio", command=[*command, "--logLevel", "none"], upstream="fixture")
+    scenarios = [s for s in FIXTURE if s.key in SCENARIOS]
+    with launched(fixture, f"http://127.0.0.1:{port}/mcp"):
+        outcomes = run_grid(spec, upstream_revisions=ALL, scenarios=scenarios, revisions_=ALL)
+    from comparison.core.era_grid import grid_of
+
+    grid = grid_of([o.as_dict() for o in outcomes])
+    for (client, upstream_revision), pair in grid.pairs.items():
+        if upstream_revision == ALL[0] or (client, upstream_revision) == (MODERN, MODERN):
+            assert pair.reading == "refused", (client, upstream_revision)
+        elif upstream_revision == MODERN:
+            assert pair.reading == "as the rules say"
+        else:
+            assert pair.reading == ("carried" if client == upstream_revision else "passed through")
+            assert pair.survived == pair.counted

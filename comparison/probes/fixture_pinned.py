@@ -9,6 +9,10 @@
 environment's MCP_COMPARE_UPSTREAM_REVISIONS is read (for a proxy that passes its environment to
 the upstream it spawns). Over HTTP, a server of 2024-11-05 alone serves only the HTTP+SSE
 transport, at the same URL (/mcp) as well as /sse; one of 2026-07-28 alone refuses GET and DELETE.
+
+Unpinned over HTTP, one process also serves every pin at `/pinned/R1[,R2…]/mcp`: a proxy that
+reaches its upstream by URL is pinned by `http://127.0.0.1:PORT/pinned/${MCP_COMPARE_UPSTREAM_REVISIONS}/mcp`
+in its command, and the grid starts no fixture per upstream revision.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 import anyio
@@ -159,6 +164,40 @@ def pinned_http_app(app, pin: era_gate.Pin):
     return gated
 
 
+PINNED_PATH = re.compile(r"^/pinned/(?P<revisions>[0-9,-]{10,60})(?P<rest>/.*)$")
+
+
+def per_pin_app(server, unpinned):
+    """`unpinned` at its own paths; `/pinned/R1[,R2…]/…` answered as a server of those revisions
+    alone; the HTTP+SSE messages of a 2024-11-05 pin at /messages/, where its stream sends them."""
+    legacy: list = []
+
+    def legacy_app(pin: era_gate.Pin):
+        if not legacy:
+            legacy.append(legacy_sse_app(server, pin))
+        return legacy[0]
+
+    async def app(scope, receive, send):
+        found = PINNED_PATH.match(scope.get("path", "")) if scope.get("type") == "http" else None
+        if found is None:
+            at_messages = scope.get("type") == "http" and scope.get("path", "").startswith("/messages/")
+            await (legacy[0] if at_messages and legacy else unpinned)(scope, receive, send)
+            return
+        try:
+            pin = era_gate.parse_pin(found["revisions"])
+        except era_gate.BadPin:
+            pin = None
+        if pin is None:
+            await send({"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": b"not a pin of revisions"})
+            return
+        rest = found["rest"]
+        inner = {**scope, "path": rest, "raw_path": rest.encode()}
+        await (legacy_app(pin) if pin.only_http_sse else pinned_http_app(unpinned, pin))(inner, receive, send)
+
+    return app
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8931)
@@ -184,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
         app, path = legacy_sse_app(server, pin), ("sse" if args.sse else "mcp")
     else:
         app = fixture_server.recording_get_streams(server.streamable_http_app(host="127.0.0.1"))
-        app, path = (pinned_http_app(app, pin) if pin is not None else app), "mcp"
+        app, path = (pinned_http_app(app, pin) if pin is not None else per_pin_app(server, app)), "mcp"
     # Standard error: standard output is the protocol's channel in stdio mode, kept clean in both.
     print(f"fixture MCP server: http://127.0.0.1:{args.port}/{path} (Ctrl-C stops it)", file=sys.stderr, flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")

@@ -3,7 +3,9 @@
 A target says where its upstream is pinned in one of three ways, tried in this order:
 - it is the built-in fixture: its session is pinned;
 - its command, launch command or URL holds `${MCP_COMPARE_UPSTREAM_REVISIONS}`: the revision
-  goes there (never into the target's environment, whose values are masked as credentials);
+  goes there (never into the target's environment, whose values are masked as credentials), e.g.
+  a proxy whose upstream URL is `http://127.0.0.1:PORT/pinned/${MCP_COMPARE_UPSTREAM_REVISIONS}/mcp`,
+  which one fixture process serves for every pin (probes.fixture_pinned);
 - its command or launch command starts the fixture (`comparison.probes.fixture_server`): the
   pinned fixture (`comparison.probes.fixture_pinned --revisions R`) is started instead.
 Anything else cannot be pinned, and a grid run of it is refused, saying how to make it pinnable.
