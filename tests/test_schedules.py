@@ -286,3 +286,14 @@ def test_a_schedule_saved_below_a_raised_minimum_shows_what_it_runs_and_can_be_e
         f"/admin/comparison/probeschedule/{schedule.pk}/change/", {**form, "every_seconds": "60"}
     )
     assert "At least 300 s" in changed.content.decode(), "a new value below the minimum is still refused"
+
+
+def test_a_schedule_asking_for_a_grid_starts_grid_runs(db, deferring, admin_client):
+    schedule = ProbeSchedule.objects.create(
+        target=ensure_builtin_target(), every_seconds=3600, scenarios=["text"], upstream_revisions=["2024-11-05"]
+    )
+    arm(schedule=schedule)
+    assert fire(schedule_id=schedule.pk, token=ProbeSchedule.objects.get(pk=schedule.pk).token).startswith("started")
+    assert ProbeRun.objects.get(schedule=schedule).upstream_revisions == ["2024-11-05"]
+    page = admin_client.get(f"/admin/comparison/probeschedule/{schedule.pk}/change/").content.decode()
+    assert 'name="upstream_revisions"' in page
