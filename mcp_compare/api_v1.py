@@ -131,6 +131,16 @@ def register(request, slug: str):
     return register_api.register(request, known_text(slug))
 
 
+@api.get(
+    "/registers/{slug}/proposals/",
+    response={200: register_out.ProposalsOut, 409: out.Open, **ERRORS},
+    url_name="register_proposals",
+    tags=["registers"],
+)
+def register_proposals(request, slug: str):
+    return register_api.proposals(request, known_text(slug))
+
+
 @api.get("/rows/", response={200: register_out.RowsOut, **ERRORS}, url_name="rows", tags=["registers"])
 def rows(request, filters: Query[RowFilterQuery]):
     return register_api.rows(request)

@@ -152,6 +152,18 @@ def register(request, slug: str):
 
 @require_safe
 @cached_page
+def proposals(request, slug: str):
+    """The edits the register's evidence decides, each with its evidence, and the rows that need a
+    person; `patch` is the unified diff of its text as loaded."""
+    context = selectors.proposals_page(slug)
+    found = context["proposals"]
+    if found is None:
+        return api_json({"register": context["register"].slug, "error": context["error"]}, 409)
+    return api_json(found.as_dict() | {"patch": found.patch(), "page": f"/registers/{found.register.slug}/proposals/"})
+
+
+@require_safe
+@cached_page
 def disagreements(request):
     """`/api/v1/disagreements/?page=N`: 100 a page, with every verdict's row count."""
     context = disagreement_list.page(request.GET.get("page"))

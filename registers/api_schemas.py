@@ -19,6 +19,14 @@ class RegisterOut(Open):
     title: str
 
 
+class ProposalsOut(Open):
+    # `register` too (the register's slug), not named here as pydantic models own that name.
+    counts: dict[str, int]
+    edits: list[dict[str, Any]]
+    needs_a_person: list[dict[str, Any]]
+    patch: str
+
+
 class RowOut(Open):
     # `register` too (the register's slug): not named here, as pydantic models own that name.
     row_id: str

@@ -147,12 +147,13 @@ def _load(files, skipped, *, force: bool, require_fields: bool, strict: bool) ->
     report = LoadReport(skipped_files=[str(path) for path in skipped])
     # A file whose bytes match what was loaded last time was valid then and is skipped unparsed.
     # A file read with older rules is read again even if its bytes did not change.
+    # A register loaded before its text was kept (registers.RegisterSource) is read again once.
     known = {
         slug: digest
-        for slug, digest, rules in models.Register.objects.filter(
+        for slug, digest, rules, kept in models.Register.objects.filter(
             slug__in=[slug_from_path(str(p)) for p, _ in files]
-        ).values_list("slug", "content_hash", "read_with")
-        if rules == READING_RULES
+        ).values_list("slug", "content_hash", "read_with", "source")
+        if rules == READING_RULES and kept is not None
     }
     changed = [
         (path, text)

@@ -153,6 +153,11 @@ class RunWriter:
             keys = dict(models.Register.objects.filter(slug__in=[r.slug for r in new]).values_list("slug", "pk"))
             for register in new:
                 register.pk = keys[register.slug]
+        written = [found[doc.slug].pk for doc in docs]
+        models.RegisterSource.objects.filter(register_id__in=written).delete()
+        models.RegisterSource.objects.bulk_create(
+            models.RegisterSource(register_id=found[doc.slug].pk, text=doc.text) for doc in docs
+        )
         return found
 
     def _existing_rows(self, registers: list[models.Register]) -> dict[int, dict[str, models.Row]]:

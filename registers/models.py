@@ -87,6 +87,17 @@ class RowQuerySet(models.QuerySet):
         )
 
 
+class RegisterSource(models.Model):
+    """A register's text as it was loaded: what its proposed edits are a patch of. Kept apart so a
+    page that reads a register never reads its whole text."""
+
+    register = models.OneToOneField(Register, on_delete=models.CASCADE, related_name="source")
+    text = models.TextField()
+
+    def __str__(self) -> str:
+        return f"the text of {self.register_id}"
+
+
 class Row(models.Model):
     register = models.ForeignKey(Register, on_delete=models.CASCADE, related_name="rows")
     row_id = models.CharField(max_length=20, db_index=True)

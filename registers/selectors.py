@@ -17,11 +17,12 @@ from comparison.anchors.row_anchors import shown as shown_anchors
 from comparison.core import charts, evidence, evidence_related
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
-from evidence import lab_findings, lab_states, probe_findings, row_evidence
+from evidence import lab_findings, lab_states, probe_findings, proposals, row_evidence
 
 from . import filters
 from .core import history, rowcompare
 from .core import vocabulary as vocab
+from .core.proposals.text_edits import EditConflict
 from .models import Citation, Register, Row
 
 PAGE_SIZE = 100
@@ -149,6 +150,17 @@ def register_page(slug: str, page_number: str | None = None) -> dict:
         "charts": register_charts(register),
         "lint_counts": Counter(finding.get("severity") for finding in register.findings),
     }
+
+
+def proposals_page(slug: str) -> dict:
+    """The edits the register's evidence decides, each with its evidence, and the rows that need a
+    person (evidence.proposals); `error` says why there are none to show (its text not kept)."""
+    register = get_object_or_404(Register, slug=slug)
+    try:
+        found = proposals.register_proposals(register)
+    except (proposals.NoSource, EditConflict) as error:
+        return {"register": register, "proposals": None, "error": str(error)}
+    return {"register": register, "proposals": found, "error": ""}
 
 
 def register_charts(register: Register) -> list[charts.Chart]:

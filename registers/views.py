@@ -4,9 +4,11 @@ partial instead of the whole page."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import Http404, HttpResponseBase
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST, require_safe
@@ -54,6 +56,25 @@ def register_detail(request: HtmxHttpRequest, slug: str) -> TemplateResponse:
     context = selectors.register_page(slug, request.GET.get("page"))
     context["can_verify"] = request.user.has_perm("registers.verify_citations")
     return TemplateResponse(request, "registers/register_detail.html", context)
+
+
+PROPOSAL_FORMATS = {"patch": "text/x-diff; charset=utf-8", "json": "application/json"}
+
+
+@require_safe
+@cached_page
+def register_proposals(request: HtmxHttpRequest, slug: str):
+    """The edits the register's evidence decides, each with its evidence; `?format=patch` the patch
+    of the register's text as loaded, `?format=json` the list. An htmx request gets the section."""
+    context = selectors.proposals_page(slug)
+    fmt = request.GET.get("format", "")
+    if fmt in PROPOSAL_FORMATS and context["proposals"] is not None:
+        found = context["proposals"]
+        body = found.patch() if fmt == "patch" else json.dumps(found.as_dict(), indent=2, ensure_ascii=False)
+        response = HttpResponse(body, content_type=PROPOSAL_FORMATS[fmt])
+        response["Content-Disposition"] = f'attachment; filename="{found.register.slug}-proposed-edits.{fmt}"'
+        return response
+    return TemplateResponse(request, partial(request, "registers/proposals.html", "proposals"), context)
 
 
 @require_POST

@@ -37,6 +37,7 @@ def seed() -> dict[str, str]:
         "row": "/rows/CT-07/",
         "registers": "/registers/",
         "register": "/registers/content-types/",
+        "proposals": "/registers/tools/proposals/",
         "disagreements": "/disagreements/",
         "playground": "/playground/",
         "hosts": "/hosts/",

@@ -106,7 +106,7 @@ def api_urls_to_try(client, run: ProbeRun) -> list[tuple[str, set[str]]]:
 def test_every_api_endpoint_refuses_every_write_method_it_does_not_document(loaded, client, admin_client):
     run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
     urls = api_urls_to_try(client, run)
-    assert len(urls) == 20, "17 reads, then targets/{pk}/ (PATCH), runs/{pk}/cancel/ and runs/upload/"
+    assert len(urls) == 21, "18 reads, then targets/{pk}/ (PATCH), runs/{pk}/cancel/ and runs/upload/"
     for url, documented in urls:
         if "GET" in documented:
             assert client.get(url).status_code in (200, 300), url

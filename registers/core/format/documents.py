@@ -100,6 +100,8 @@ class RegisterDoc:
     warnings: list[ParseWarning]
     front_matter: dict[str, str]
     content_hash: str
+    #: The text it was read from, as it was: proposed edits are a patch of it.
+    text: str = field(default="", repr=False)
 
     @property
     def prefix(self) -> str:

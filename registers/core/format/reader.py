@@ -83,6 +83,7 @@ def parse_register(
         warnings=reader.warnings,
         front_matter=front["raw"],
         content_hash=hashlib.sha256(text.encode()).hexdigest(),
+        text=text,
     )
 
 
