@@ -217,14 +217,7 @@ def _citations(found: Proposals, row_doc, moved: list[Citation]) -> None:
 
 def _revision(found: Proposals, row: Row, row_doc) -> None:
     revisions = revisions_of_row(row)
-    check = spec_checks.check(
-        list(revisions.subject),
-        revisions.title,
-        revisions.support,
-        revisions.introduced,
-        revisions.removed,
-        revisions.described,
-    )
+    check = spec_checks.check_row(revisions)
     if check is None or check.stance is not False:
         return
     where_field = next((f.text for f in row_doc.fields if f.key == "where"), "")

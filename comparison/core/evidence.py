@@ -116,14 +116,7 @@ def _downgrade_source(found: dict[str, HostEvidence], row_id: str) -> None:
 
 def _spec_evidence(row_id: str, revisions: RowRevisions, cells: list[ProbeCell]) -> HostEvidence | None:
     claims, sources = [], []
-    schema = spec_checks.check(
-        list(revisions.subject),
-        revisions.title,
-        revisions.support,
-        revisions.introduced,
-        revisions.removed,
-        revisions.described,
-    )
+    schema = spec_checks.check_row(revisions)
     if schema is not None:
         where = [revision for revision, there in schema.claimed.items() if there]
         claims.append(f"{schema.subject} at {', '.join(where) or 'no revision'}")

@@ -165,6 +165,18 @@ class SchemaCheck:
         return text
 
 
+def check_row(revisions) -> SchemaCheck | None:
+    """`check` of what a row says (an evidence_types.RowRevisions)."""
+    return check(
+        list(revisions.subject),
+        revisions.title,
+        revisions.support,
+        revisions.introduced,
+        revisions.removed,
+        revisions.described,
+    )
+
+
 def check(
     subject: list[str],
     title: str,
