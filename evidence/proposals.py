@@ -8,8 +8,10 @@ Kinds:
 - host: a `<host> has` label the host lab contradicts at the version the register pins, on every
   feature the row is about (comparison.hostlab.claims); a claim stated in the Where cell, or one
   the lab both agrees and disagrees with, needs a person;
-- status: a `✓` status cell where the latest probe of a target named as the register's subject
-  lost or changed what the row is about in every cell that meets it (`✗`), or in some (`partial`);
+- status: the status column's `<subject> @ <commit>` where the latest run of a target named as the
+  subject reports a commit as its version (serverInfo); a `✓` status cell where the latest probe
+  of such a target lost or changed what the row is about in every cell that meets it (`✗`), or in
+  some (`partial`);
   a `✗` or `partial` the probe finds faithful needs a person (the cell may be about more);
 - citation: a quote verified as moved (registers.verification) re-pointed to the line that holds
   it now at the source's pinned commit; one whose quote is in the file no more needs a person.
@@ -20,11 +22,14 @@ two lines) is not proposed; the row is listed as needing a person instead.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from comparison.core import spec_checks
 from comparison.core.evidence_related import FAITHFUL, UNFAITHFUL, meeting, names_subject, subject_of
 from comparison.hostlab import claims
+from comparison.models import ProbeRun
+from comparison.selectors import latest_ended_run_targets
 from registers.core.format import parse_register
 from registers.core.proposals.edits import (
     CITATION,
@@ -34,6 +39,7 @@ from registers.core.proposals.edits import (
     REVISION,
     STATUS,
     STATUS_CELL,
+    SUBJECT_HEADER,
     Edit,
     Evidence,
     NeedsPerson,
@@ -102,6 +108,8 @@ def register_proposals(register: Register, kinds: tuple[str, ...] = KINDS) -> Pr
     host_checks = _host_checks(rows.values()) if HOST in kinds else {}
     cells = latest_probe_cells() if STATUS in kinds else []
     moved = _moved_citations(register) if CITATION in kinds else {}
+    if STATUS in kinds:
+        _subject_header(found, register)
     for row_doc in doc.rows:
         row = rows.get(row_doc.row_id)
         if row is None:
@@ -160,6 +168,28 @@ def _host(found: Proposals, row_doc, checks: list[dict]) -> None:
         new = " ".join(part for part in labels.replace(f"`{label}`", "").split(" ") if part)
         found.edits.append(Edit(row_doc.row_id, HOST, LABELS, labels, new, evidence))
         labels = new
+
+
+COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+
+
+def _subject_header(found: Proposals, register: Register) -> None:
+    """The status column's commit, where the latest finished run of a target named as the subject
+    says (its serverInfo version) it is another commit."""
+    if not register.subject or not register.subject_commit:
+        return
+    latest = latest_ended_run_targets(measured=True)
+    runs = ProbeRun.objects.filter(pk__in=list(latest), status=ProbeRun.DONE).exclude(server_identity="")
+    for run_id, identity in runs.order_by("-pk").values_list("pk", "server_identity"):
+        if not names_subject(latest[run_id][0], register.subject):
+            continue
+        version = identity.rsplit(" ", 1)[-1]
+        if COMMIT.match(version) and not version.startswith(register.subject_commit[:7]):
+            old, new = f"{register.subject} @ {register.subject_commit}", f"{register.subject} @ {version[:12]}"
+            says = f"{latest[run_id][0]} said it is {identity} (serverInfo) in run #{run_id}"
+            evidence = (Evidence(f"probe run #{run_id}", says, f"/probes/runs/{run_id}/"),)
+            found.edits.insert(0, Edit("", STATUS, SUBJECT_HEADER, old, new, evidence))
+        return
 
 
 def _status(found: Proposals, row: Row, row_doc, cells) -> None:

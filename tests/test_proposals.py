@@ -295,3 +295,26 @@ def test_the_proposals_page_reads_the_database_a_fixed_number_of_times(loaded):
             assert Client().get(f"/registers/{slug}/proposals/").status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1], counts
+
+
+def test_the_subject_commit_a_probe_of_the_subject_reports_is_proposed_for_the_status_column(tmp_path):
+    from comparison.models import ProbeRun, ProbeTarget
+
+    path, original = plant(tmp_path, "prompts.md", [])
+    load_registers([path])
+    target = ProbeTarget.objects.create(name="mcpx (stdio)", transport="stdio", command=["mcpx"], upstream="fixture")
+    ProbeRun.objects.create(target=target, status=ProbeRun.DONE, server_identity="mcpx 1a2b3c4d5e6f")
+    found = proposals_of("prompts", (STATUS,))
+    assert [(e.row_id, e.place, e.old, e.new) for e in found.edits] == [
+        ("", "subject header", "mcpx @ 05c78b2", "mcpx @ 1a2b3c4d5e6f")
+    ]
+    assert "said it is mcpx 1a2b3c4d5e6f" in found.edits[0].evidence[0].says
+    assert '<th scope="row">every row</th>' in Client().get("/registers/prompts/proposals/").content.decode()
+    patch = found.patch("registers/prompts.md")
+    added = [line for line in patch.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert len(added) == 2 + original.count("- **mcpx @ 05c78b2.**"), "status line, header, every bullet"
+    apply_patch(patch, tmp_path)
+    report = load_registers([path])
+    assert report.lint_errors() == []
+    assert Register.objects.get(slug="prompts").subject_commit == "1a2b3c4d5e6f"
+    assert proposals_of("prompts", (STATUS,)).edits == []

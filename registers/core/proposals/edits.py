@@ -12,6 +12,9 @@ KINDS = (REVISION, HOST, STATUS, CITATION)
 #: The places an edit is made: a summary-table cell, or a field of the row's block.
 LABELS, WHERE, STATUS_CELL = "labels", "where", "status"
 TABLE_CELLS = {LABELS: 2, WHERE: 3, STATUS_CELL: 4}
+#: The status column's `<subject> @ <commit>`, wherever the register writes it: the status line,
+#: the table header and every row's status bullet (the edit's row is "").
+SUBJECT_HEADER = "subject header"
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,8 @@ class Evidence:
 class Edit:
     row_id: str
     kind: str
-    #: A table cell (LABELS, WHERE, STATUS_CELL) or "field:NAME" (a bullet of the row's block).
+    #: A table cell (LABELS, WHERE, STATUS_CELL), "field:NAME" (a bullet of the row's block), or
+    #: SUBJECT_HEADER.
     place: str
     old: str
     new: str

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from ..format.grammar import FIELD_LINE, SECTION_HEADING, escape_cell
-from .edits import TABLE_CELLS, Edit
+from .edits import SUBJECT_HEADER, TABLE_CELLS, Edit
 
 UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
@@ -91,13 +91,29 @@ def _edit_field(lines: list[str], edits: list[Edit]) -> None:
         lines[index] = phrase.sub(lambda m: wanted[m.group(1)], lines[index])
 
 
+def _edit_header(lines: list[str], edit: Edit) -> None:
+    """`<subject> @ <commit>` where the register writes it: the status line, the table header and
+    every status bullet (`- **mcpx @ 05c78b2.**`), and nowhere else (prose that names the commit
+    keeps it: it said so of that commit)."""
+    said = re.compile(rf"(\*\*|\| ){re.escape(edit.old)}(\.?\*\*| \|)")
+    count = 0
+    for index, line in enumerate(lines):
+        if line.startswith(("Status column:", "| ID |", "- **")):
+            lines[index], found = said.subn(lambda m: f"{m.group(1)}{edit.new}{m.group(2)}", line)
+            count += found
+    if not count:
+        raise EditConflict(f"the register does not say {edit.old!r}")
+
+
 def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     """The text with every edit made (the edits of one field together); EditConflict names the
     first that no longer fits."""
     lines = text.split("\n")
     fields: dict[tuple[str, str], list[Edit]] = {}
     for edit in edits:
-        if edit.place in TABLE_CELLS:
+        if edit.place == SUBJECT_HEADER:
+            _edit_header(lines, edit)
+        elif edit.place in TABLE_CELLS:
             _edit_cell(lines, edit)
         else:
             fields.setdefault((edit.row_id, edit.place), []).append(edit)
