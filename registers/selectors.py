@@ -291,5 +291,14 @@ def _neighbours(row: Row) -> dict:
 
 
 def rows_by_id(row_id: str) -> list[Row]:
-    """Every loaded row with this ID, one per register that has it (most often one)."""
-    return list(Row.objects.select_related("register").filter(row_id=row_id).order_by("register__title")[:50])
+    """Every loaded row with this ID, one per register that has it (most often one); an ID typed
+    in another case (`ct-05`) finds the row it names (IDs are upper case: CT-05)."""
+    rows = Row.objects.select_related("register").order_by("register__title")
+    return list(rows.filter(row_id=row_id)[:50]) or list(rows.filter(row_id__iexact=row_id)[:50])
+
+
+def row_in_other_case(slug: str, row_id: str) -> Row | None:
+    """The row a URL names in another case than its ID's, to redirect to; None when there is none."""
+    if Row.objects.filter(register__slug=slug, row_id=row_id).exists():
+        return None
+    return Row.objects.select_related("register").filter(register__slug=slug, row_id__iexact=row_id).first()

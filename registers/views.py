@@ -87,7 +87,9 @@ def verify_register(request: HtmxHttpRequest, slug: str):
 
 @require_safe
 @cached_page
-def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> TemplateResponse:
+def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> HttpResponseBase:
+    if row_id != row_id.upper() and (found := selectors.row_in_other_case(slug, row_id)) is not None:
+        return redirect(found.get_absolute_url())
     return TemplateResponse(request, "registers/row_detail.html", selectors.row_page(slug, row_id))
 
 

@@ -5,6 +5,8 @@ call reaches the model with `isError: true`) is the change."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.management import call_command
 
@@ -31,6 +33,11 @@ def test_a_change_is_bisected_to_the_first_version_showing_it(scratch_cache, cap
         ("changed", "0.3.1", False),
         ("kept", "0.3.2", True),
     ]
+    call_command("host_lab", "--host", "codemode", "--versions", "0.3.1,0.3.4", "--json")
+    swept = json.loads(capsys.readouterr().out)
+    assert swept["versions"] == ["0.3.1", "0.3.4"]
+    assert swept["ran"] == 0, "measured above: every cell reused"
+    assert any(item["feature"] == "error-flag" for item in swept["ranges"])
     assert sorted(path.name for path in scratch_cache.iterdir()) == [
         "@cloudflare+codemode@0.3.1",
         "@cloudflare+codemode@0.3.2",

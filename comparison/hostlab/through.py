@@ -148,5 +148,5 @@ def host_interop(
         if host not in replaced and score.get("scored"):
             shares = {name: score[name] for name in ("same", "scored", "percent")}
             lines.append({"host": names.get(host, host), "version": "", "source": sources.get(host, "model"),
-                          "replaces": "", "differing": [], **shares})  # fmt: skip
+                          "replaces": "", "differing": [], "key": host, **shares})  # fmt: skip
     return lines

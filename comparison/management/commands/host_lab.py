@@ -3,6 +3,7 @@ Cloudflare codemode) through the fixture's scenarios, or through your own stdio 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 from pathlib import Path
@@ -99,6 +100,12 @@ class Command(BaseCommand):
                 )
         except (versions.SpecError, version_cache.InstallError) as error:
             raise CommandError(f"--versions {options['versions']}: {error}") from None
+        if options["json"]:
+            data = dataclasses.asdict(outcome) | {"queued": bool(options["enqueue"])}
+            if not options["enqueue"]:
+                data["ranges"] = lab_selectors.host_ranges(hosts[0])
+            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            return
         if options["enqueue"]:
             self.stdout.write(f"{len(outcome.versions)} version task(s) queued: {', '.join(outcome.versions)}")
             return
