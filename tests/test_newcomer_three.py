@@ -42,3 +42,18 @@ def test_8_a_queued_sweep_answers_in_json_when_asked(settings, capsys):
     printed = json.loads(capsys.readouterr().out)
     assert printed["versions"] == ["1.0.2", "1.0.3"]
     assert printed["queued"] is True
+
+
+def test_2_the_manual_loads_no_font_from_a_cdn(tmp_path):
+    import subprocess
+
+    from tests.conftest import PROJECT
+
+    site = tmp_path / "site"
+    subprocess.run(
+        [str(PROJECT / ".venv" / "bin" / "mkdocs"), "build", "--clean", "--site-dir", str(site)],
+        cwd=PROJECT, check=True, timeout=300, capture_output=True, env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip
+    pages = list(site.rglob("*.html"))
+    assert pages
+    assert [page.name for page in pages if "fonts.googleapis.com" in page.read_text(encoding="utf-8")] == []

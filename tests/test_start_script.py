@@ -5,6 +5,7 @@ worker supervisor and the probe worker outlived it)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -53,6 +54,11 @@ def test_kill_of_the_start_script_stops_everything_it_started(tmp_path):
         last = printed[printed.index("dashboard: ") :]
         assert "log in: admin, password " in last, "the password is repeated last, where it is seen"
         assert "manage.py changepassword admin" in last
+        # Issue 52, stumble 1: every step says what it does and when (a first start is never silent).
+        steps = re.findall(r"^\[start +\d+s\] (.+)$", printed, re.M)
+        assert len(steps) >= 8, printed[:3000]
+        assert any(step.startswith("loading the shipped registers") for step in steps)
+        assert steps[-1].startswith("starting 1 probe worker(s) and the web server")
         # Issue 37, stumble 3: the spec's citations are verified out of the box, offline.
         assert "170 exact, 2 moved, 0 drifted, 0 file missing, 27 no quote" in printed
         started = process_tree.members(script.pid)
