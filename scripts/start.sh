@@ -37,8 +37,8 @@ step "loading the host lab's shipped observations"
 .venv/bin/python manage.py host_lab --load-snapshot comparison/data/host_lab_observations.json
 # The pinned hosts themselves, so the lab can run them here (MCP_COMPARE_HOSTS=0 skips it; the
 # Hosts pages then say which are not installed, and scripts/install_hosts.sh installs them later).
+step "the pinned hosts (npm, about a minute the first time; MCP_COMPARE_HOSTS=0 skips them)"
 if [ "${MCP_COMPARE_HOSTS:-1}" != 0 ]; then
-  step "installing the pinned hosts (npm; about a minute the first time)"
   scripts/install_hosts.sh || echo "note: the hosts were not installed (see above); the Hosts pages say which are missing"
 else
   echo "the pinned hosts were not installed (MCP_COMPARE_HOSTS=0): scripts/install_hosts.sh installs them"

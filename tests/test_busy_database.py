@@ -13,10 +13,12 @@ from tests.processes import free_port, manage, running, server
 from tests.register_text import register_text
 
 PAGES = ["/", "/?revision=2025-06-18&host=opencode-v1&host_mode=lacks", "/matrix/", "/registers/"]
-LOAD_TWICE = (
+#: Four forced loads: long enough that requests overlap them on a slow or busy machine (two were
+#: over before the first cold page answered, now and then, in a lane running two workers).
+LOAD_FOUR_TIMES = (
     "import sys, django; django.setup(); from pathlib import Path; "
     "from registers.loader import load_registers; "
-    "[load_registers([Path(sys.argv[1])], force=True) for _ in range(2)]"
+    "[load_registers([Path(sys.argv[1])], force=True) for _ in range(4)]"
 )
 
 
@@ -42,7 +44,7 @@ def test_pages_answer_while_a_large_load_writes(shared, tmp_path):
     statuses: list[int] = []
     during = 0
     with server(serve, port, env=shared):
-        with running([sys.executable, "-c", LOAD_TWICE, str(folder)], env=shared) as loader:
+        with running([sys.executable, "-c", LOAD_FOUR_TIMES, str(folder)], env=shared) as loader:
             deadline = time.monotonic() + 240
             while loader.poll() is None and time.monotonic() < deadline:
                 for page in PAGES:
