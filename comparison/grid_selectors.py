@@ -81,6 +81,6 @@ def pair_badge(target: ProbeTarget, pair: str) -> str:
         return charts.badge_svg(label, "no grid run" if run is None else "pair not in the grid", "none", [])
     share = found.share or 0.0
     tone = "good" if found.expected and share == 1 else "warn" if found.expected and share >= 0.8 else "bad"
-    if found.reading in (AS_THE_RULES_SAY,):
+    if found.reading == AS_THE_RULES_SAY:
         tone = "none"
     return charts.badge_svg(label, f"{found.percent} {found.reading}", tone, [])

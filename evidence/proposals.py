@@ -67,12 +67,15 @@ class Proposals:
     text: str
     edits: list[Edit] = field(default_factory=list)
     people: list[NeedsPerson] = field(default_factory=list)
+    #: The text with the kept edits made (set by _keep_what_fits).
+    edited: str = ""
 
     def counts(self) -> dict[str, int]:
         return {kind: sum(1 for edit in self.edits if edit.kind == kind) for kind in KINDS}
 
     def edited_text(self) -> str:
-        return apply_edits(self.text, self.edits)
+        """The text with every kept edit made (made once, when the edits were tried on it)."""
+        return self.edited
 
     def patch(self, path: str = "") -> str:
         """The unified diff, naming the register by `path` (default: its path as loaded, else its slug)."""
@@ -274,4 +277,4 @@ def _keep_what_fits(found: Proposals) -> None:
             )
             continue
         kept += edits
-    found.edits = kept
+    found.edits, found.edited = kept, text
