@@ -293,7 +293,7 @@ def _neighbours(row: Row) -> dict:
 def rows_by_id(row_id: str) -> list[Row]:
     """Every loaded row with this ID, one per register that has it (most often one); an ID typed
     in another case (`ct-05`) finds the row it names (IDs are upper case: CT-05)."""
-    rows = Row.objects.select_related("register").order_by("register__title")
+    rows = Row.objects.select_related("register").order_by("register__title", "register__slug")
     return list(rows.filter(row_id=row_id)[:50]) or list(rows.filter(row_id__iexact=row_id)[:50])
 
 
