@@ -14,7 +14,7 @@ from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS, 
 from .hosts import change_kinds, protocol
 from .hosts.present import PresentedView
 from .models import ProbeResult
-from .probes import families, sequence
+from .probes import diffing, families, sequence
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
 MAX_JSON_SHOWN = 200_000
@@ -36,6 +36,7 @@ def result_page(result: ProbeResult) -> dict:
             for e in result.exchanges
         ],
         "views": [PresentedView.from_json(view) for view in result.host_views],
+        **diff_parts(result.diff),
         "host_lines": host_lines(result.interop),
         "predictions": [p for p in result.predictions or [] if isinstance(p, dict)],
         "played": bool(families.BY_NAME.get(result.family) and families.BY_NAME[result.family].play),
@@ -54,6 +55,18 @@ def result_page(result: ProbeResult) -> dict:
             for attempt in result.tries
             if isinstance(attempt, dict)
         ],
+    }
+
+
+def diff_parts(diff: list | None) -> dict:
+    """A result's differences cut for its page: the groups first, the first rows shown, the rest
+    folded, and whether the probe stopped counting (diffing.MAX_DIFFS)."""
+    entries = [entry for entry in diff or [] if isinstance(entry, dict)]
+    return {
+        "diff_groups": diffing.groups(entries),
+        "diff_shown": entries[: diffing.SHOWN_DIFFS],
+        "diff_folded": entries[diffing.SHOWN_DIFFS :],
+        "diff_capped": len(entries) >= diffing.MAX_DIFFS,
     }
 
 

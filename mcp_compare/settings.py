@@ -83,6 +83,8 @@ TEMPLATES = [
                 "registers.context.vocabulary",
                 "registers.context.known_rows",
             ],
+            # `{% term %}` links a glossary word on any page without a `{% load %}` in each template.
+            "builtins": ["registers.templatetags.glossary"],
         },
     },
 ]

@@ -127,6 +127,8 @@ class Filtered:
     filter: RowFilter
     evaluation: Evaluation
     register_titles: list[tuple[str, str]]
+    #: Every loaded row's facts, as the filter read them (the same snapshot: no second read).
+    facts: list = field(default_factory=list)
 
     @property
     def pks(self) -> list[int]:
@@ -139,6 +141,14 @@ class Filtered:
     def selects_all(self) -> bool:
         return not self.filter.q and not any(self.filter.facet_active(name) for name in FACETS)
 
+    def unstated(self) -> int:
+        """How many more rows a comparison of two hosts or revisions would list, counting a side the
+        row does not state: said up front, so an empty comparison is not mistaken for no rows."""
+        f = self.filter
+        if f.vs_all or not (f.vs_host or f.vs_revision):
+            return 0
+        return len(evaluate(self.facts, replace(f, vs_all="1")).pks) - len(self.pks)
+
     def rows(self):
         """The matching rows as a queryset (unordered: callers order and prefetch)."""
         if self.selects_all:
@@ -148,7 +158,7 @@ class Filtered:
 
 def run(f: RowFilter) -> Filtered:
     data = snapshot()
-    return Filtered(f, evaluate(data.facts, f), data.register_titles)
+    return Filtered(f, evaluate(data.facts, f), data.register_titles, data.facts)
 
 
 def apply(f: RowFilter):

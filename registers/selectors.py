@@ -47,6 +47,7 @@ class RowsPage:
         compared = self.comparisons(subject)
         return {
             "comparisons": compared,
+            "unstated": self.filtered.unstated() if compared else 0,
             "compare_links": {
                 "all": self.filtered.filter.querystring(vs_all="1"),
                 "stated": self.filtered.filter.querystring(vs_all=""),
@@ -144,6 +145,8 @@ def register_page(slug: str, page_number: str | None = None) -> dict:
         "findings_hidden": max(0, len(findings) - MAX_FINDINGS_SHOWN),
         "verdict_counts": [(vocab.STATUS_LABELS[key], verdicts.get(key, 0)) for key in filters.STATUS_CHOICES],
         "citation_counts": [(v, citation_verdicts.get(v, 0)) for v in (*vocab.CITATION_VERDICTS, "")],
+        "no_source": citation_verdicts.get(vocab.CitationVerdict.NO_SOURCE, 0),
+        "file_citations": sum(citation_verdicts.values()),
         "citation_problems": Citation.objects.filter(row__register=register, verdict__in=CITATION_PROBLEMS)
         .select_related("row")
         .order_by("row__order", "order")[:MAX_CITATION_PROBLEMS],

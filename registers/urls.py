@@ -9,6 +9,7 @@ urlpatterns = [
     path("matrix/", views.matrix, name="matrix"),
     path("export.<str:fmt>", views.export, name="export"),
     path("disagreements/", views.disagreements, name="disagreements"),
+    path("glossary/", views.glossary, name="glossary"),
     path("registers/", views.register_list, name="register_list"),
     path("registers/<slug:slug>/", views.register_detail, name="register_detail"),
     path("registers/<slug:slug>/verify/", views.verify_register, name="verify_register"),

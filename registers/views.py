@@ -19,6 +19,7 @@ from common.pagecache import cached_page
 from evidence import disagreements as disagreement_list
 
 from . import exporting, filters, selectors, services
+from .core import glossary as glossary_terms
 from .models import Register
 
 
@@ -125,3 +126,9 @@ def export(request: HtmxHttpRequest, fmt: str) -> HttpResponseBase:
     return export_policy(
         download(chunks, content_type=exporting.CONTENT_TYPES[fmt], filename=exporting.file_name(row_filter, fmt))
     )
+
+
+@require_safe
+def glossary(request: HtmxHttpRequest) -> TemplateResponse:
+    """The words the pages use, each with what it means here (registers.core.glossary)."""
+    return TemplateResponse(request, "registers/glossary.html", {"terms": glossary_terms.TERMS})

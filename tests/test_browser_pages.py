@@ -5,7 +5,9 @@ serious or critical accessibility violation (issue 26, row 2 and the issue's don
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
 
+from tests.conftest import PROJECT
 from tests.relay_targets import relay_target
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -13,6 +15,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DESKTOP = (1400, 900)
 PHONE = (390, 844)
 SERIOUS = ("serious", "critical")
+#: The host lab's shipped measurements: the Hosts pages as a fresh start shows them.
+SNAPSHOT = PROJECT / "comparison" / "data" / "host_lab_observations.json"
 
 
 def seed() -> dict[str, str]:
@@ -21,12 +25,14 @@ def seed() -> dict[str, str]:
     from comparison.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
+    call_command("host_lab", "--load-snapshot", str(SNAPSHOT))
     target = ensure_builtin_target()
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "progress", "rpc-error"])
     second = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text", "progress"])
     result = second.results.get(scenario="progress", requested_revision="2025-11-25")
     relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["text"])
     changed = relayed.results.get(scenario="text")
+    decorated = start_run(target=relay_target("decorate-lists"), revisions=["2025-06-18"], scenarios=["tools-list"])
     grid = start_run(
         target=target, revisions=["2025-06-18", "2026-07-28"], upstream_revisions=["2024-11-05", "2026-07-28"],
         scenarios=["text"],
@@ -49,6 +55,14 @@ def seed() -> dict[str, str]:
         "compare": f"/probes/compare/?run={first.pk}&run={second.pk}&run={relayed.pk}",
         "audit": f"/probes/runs/{first.pk}/audit/",
         "grid": f"/probes/runs/{grid.pk}/grid/?pair=2025-06-18/2026-07-28",
+        "decorated result": f"/probes/results/{decorated.results.get().pk}/",
+        "glossary": "/glossary/",
+        # Issue 52 item 5: the hosts' pages, with the lab's shipped measurements loaded.
+        "hosts compared": "/hosts/compare/?a=codex&b=claude-code",
+        "host lab": "/hosts/lab/",
+        "claude code": "/hosts/claude-code/",
+        "codex": "/hosts/codex/",
+        "opencode": "/hosts/opencode/",
     }
 
 

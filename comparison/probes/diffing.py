@@ -3,11 +3,15 @@ them. Pure, no Django."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from comparison.hosts.present import shorten
 
-MAX_DIFFS = 40
+#: The differences one answer keeps: a proxy that decorates every item of a long list is told in
+#: full (the page shows the first SHOWN_DIFFS and says how many more), yet the work stays bounded.
+MAX_DIFFS = 1000
+SHOWN_DIFFS = 40
 #: Fields that name an item of a list (tools and prompts by name, resources by URI, templates by
 #: URI template): such lists are compared item by item by that name, never by position, so a proxy
 #: that puts items of its own first, or reorders, changes no item of the upstream's.
@@ -84,3 +88,17 @@ def diff(before: Any, after: Any, path: str = "", out: list | None = None, *, su
     elif before != after:
         out.append({"path": path, "change": "changed", "before": shorten(before, 80), "after": shorten(after, 80)})
     return out[:MAX_DIFFS]
+
+
+_ITEM = re.compile(r"\[(?:\d+|(?:name|uri|uriTemplate)=[^\]]*)\]")
+
+
+def groups(diffs: list[dict]) -> list[dict]:
+    """The differences by what they change, items of a list taken together: 101 lines of
+    `result.tools[name=…]._meta added` are one group of 101. First seen first."""
+    counted: dict[tuple[str, str], int] = {}
+    for entry in diffs:
+        if isinstance(entry, dict):
+            key = (_ITEM.sub("[…]", str(entry.get("path", ""))), str(entry.get("change", "")))
+            counted[key] = counted.get(key, 0) + 1
+    return [{"path": path, "change": change, "count": count} for (path, change), count in counted.items()]

@@ -63,6 +63,8 @@ class Command(BaseCommand):
             self._table(checks)
             parts = ", ".join(f"{counts.get(v, 0)} {v}" for v in quotes.VERDICTS)
             self.stdout.write(f"{len(checks)} citations in {elapsed:.2f} s: {parts}" + ("" if save else " (not saved)"))
+            if why := unsynced_sentence(checks):
+                self.stdout.write(why)
         failing = sum(counts.get(verdict, 0) for verdict in quotes.FAILING)
         if failing:
             raise CommandError(f"{failing} citation(s) drifted or point at a missing file", returncode=1)
@@ -95,3 +97,16 @@ class Command(BaseCommand):
             c = check.citation
             where = f"now at line {check.line}" if check.verdict == quotes.MOVED else check.detail
             self.stdout.write(f"{c.row.row_id:8} {c.locator[:70]:70} {check.verdict:12} {where}")
+
+
+def unsynced_sentence(checks) -> str:
+    """Why citations are "no source" and how to check them: their repositories are not here."""
+    missing = [check for check in checks if check.verdict == quotes.NO_SOURCE]
+    if not missing:
+        return ""
+    keys = sorted({check.source_key for check in missing if check.source_key})
+    where = f" ({', '.join(keys)})" if keys else ""
+    return (
+        f"{len(missing)} no source: their repositories{where} are not on this machine, so they are unchecked, not "
+        "wrong; `manage.py sync_sources` fetches them (it reaches GitHub), then run verify_citations again."
+    )
