@@ -6,7 +6,11 @@ for visitors and for logged-in users (each client a user of its own, with a sess
 logged-in users' listing pages share one cached copy with their own navigation put back.
 
     DATABASE_URL=postgres://user@127.0.0.1:5432/postgres .venv/bin/python bench/bench_http.py \
-        [--server gunicorn|uvicorn|runserver] [--who visitors|users|both]
+        [--server gunicorn|uvicorn|runserver] [--who visitors|users|both] [--expensive CELLS]
+
+`--expensive CELLS` adds a pass of 20 clients on compares, exports and audits of eight stored runs
+of CELLS results each, beside 5 clients on a cheap page: that page's p95, and how many expensive
+requests were answered and how many were told "busy" (503, Retry-After).
 
 `runserver` is what scripts/start.sh ran before scripts/serve.sh existed: it measures the old
 set-up (run it in a checkout of an older commit to get the "before" numbers).
@@ -173,6 +177,82 @@ def report(label: str, latencies: list[float], errors: list[str], seconds: float
 
 BUMP = "from common.pagecache import bump_data_version; bump_data_version()"
 
+#: Eight stored runs of `cells` results each: one real run of the built-in target, its results
+#: copied under other scenario names (the pages read them as they read any run's).
+SEED_RUNS = """
+import copy
+from comparison.models import ProbeResult, ProbeRun
+from comparison.probing import ensure_builtin_target
+from comparison.tasks import start_run
+target = ensure_builtin_target()
+model = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=[])
+template = list(model.results.all())
+made = []
+for n in range(8):
+    run = copy.copy(model)
+    run.pk = None
+    run.save()
+    cells = []
+    for i in range({cells}):
+        cell = copy.copy(template[i % len(template)])
+        cell.pk, cell.run_id = None, run.pk
+        cell.scenario = f"{{cell.scenario}}-{{i // len(template)}}"[:100]
+        cells.append(cell)
+    ProbeResult.objects.bulk_create(cells, batch_size=500)
+    made.append(run.pk)
+print(" ".join(map(str, made)))
+"""
+
+
+def expensive_urls(runs: list[str], count: int = 400) -> list[str]:
+    """Requests whose cost grows with runs or rows, each with a query of its own (no cache hit)."""
+    every = "&".join(f"run={pk}" for pk in runs)
+    shapes = [
+        f"/probes/compare/?{every}",
+        f"/probes/compare/?a={runs[0]}&b={runs[1]}",
+        f"/probes/runs/{runs[0]}/audit/?format=json",
+        "/export.csv?q=",
+        "/export.json?q=",
+        "/disagreements/?format=csv",
+        f"/api/v1/compare/?{every}",
+    ]
+    return [f"{shapes[n % len(shapes)]}&nonce={n}" for n in range(count)]
+
+
+def expensive_pass(port: int, manage: list[str], env: dict, seconds: float, cells: int, url: str) -> None:
+    """20 clients on expensive requests beside 5 on a cheap page: the cheap page's latency, and
+    how the expensive ones were answered (200, or 503 busy with Retry-After)."""
+    seed = {**env, "MCP_COMPARE_TASK_BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}
+    done = subprocess.run(
+        [*manage, "shell", "-c", SEED_RUNS.format(cells=cells)], cwd=PROJECT, env=seed, check=True,
+        capture_output=True, text=True,
+    )  # fmt: skip
+    runs = done.stdout.split()[-8:]
+    expensive = expensive_urls(runs)
+
+    async def both():
+        stop_at = time.monotonic() + seconds
+        cheap_latencies: list[float] = []
+        cheap_errors: list[str] = []
+        heavy_latencies: list[float] = []
+        heavy_answers: list[str] = []
+        await asyncio.gather(
+            *(client(port, expensive, stop_at, heavy_latencies, heavy_answers) for _ in range(20)),
+            *(client(port, ["/registers/"], stop_at, cheap_latencies, cheap_errors) for _ in range(5)),
+        )
+        return cheap_latencies, cheap_errors, heavy_latencies, heavy_answers
+
+    cheap_latencies, cheap_errors, heavy_latencies, heavy_answers = asyncio.run(both())
+    report(
+        f"cheap page beside 20 expensive ({cells} cells/run)", cheap_latencies, cheap_errors, seconds, connections(url)
+    )
+    busy = sum(1 for answer in heavy_answers if answer.startswith("HTTP 503"))
+    other = len(heavy_answers) - busy
+    print(
+        f"{'  the 20 expensive clients':45} {len(heavy_latencies) / seconds:7.1f} req/s, "
+        f"{len(heavy_latencies) - len(heavy_answers)} answered 200, {busy} busy (503), {other} other errors"
+    )
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -180,6 +260,10 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--who", choices=("visitors", "users", "both"), default="both")
+    parser.add_argument(
+        "--expensive", type=int, default=0, metavar="CELLS",
+        help="also a pass of 20 expensive clients beside 5 on a cheap page, over 8 runs of CELLS results",
+    )  # fmt: skip
     args = parser.parse_args()
     base = os.environ.get("DATABASE_URL", "")
     if not base.startswith(("postgres://", "postgresql://")):
@@ -242,6 +326,8 @@ def main() -> None:
                 for label in ("cache empty at the start", "warm cache"):
                     latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients, cookies))
                     report(f"{who}, {label}", latencies, errors, args.seconds, connections(url))
+            if args.expensive:
+                expensive_pass(port, manage, env, args.seconds, args.expensive, url)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

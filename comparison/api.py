@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
+from common.busy import expensive
 from common.http import api_json, ids_or_404, int_param, page_or_404
 from common.pagecache import cached_page
 from registers.core.vocabulary import PROBE_VERDICTS
@@ -183,6 +184,7 @@ def result(request, pk: int):
 
 @require_safe
 @cached_page
+@expensive
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""
     ids = ids_or_404(request.GET.getlist("run"), "run")

@@ -12,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
+from common.busy import expensive
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 
 from . import compare_selectors, exports, grid_selectors, interop_selectors, lab_selectors, result_selectors, selectors
@@ -99,6 +100,7 @@ GRID_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8", "m
 
 
 @require_safe
+@expensive
 def run_era_grid(request: HtmxHttpRequest, pk: int):
     """The run's cross-era grid (client revision × upstream revision), the pair `?pair=C/U`'s
     results, the pairs changed since run `?against=`; JSON, CSV or Markdown with `?format=`."""
@@ -126,6 +128,7 @@ def result_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 
 
 @require_safe
+@expensive
 def run_audit(request: HtmxHttpRequest, pk: int):
     """DPCTER counts over the run's failure results: coordinates × consumers, typed and with text;
     the evidence behind one cell on request; JSON or CSV with `?format=`."""
@@ -149,6 +152,7 @@ def _audit_export(found: selectors.Audit, fmt: str) -> HttpResponse:
 
 
 @require_safe
+@expensive
 def compare_runs(request: HtmxHttpRequest):
     """Two or more runs side by side (`?run=A&run=B&run=C`, with exports), or the cell-by-cell diff
     of run A against run B (`?a=&b=`); a permalink for every choice."""

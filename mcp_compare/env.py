@@ -119,10 +119,18 @@ EXPORT_SECONDS = seconds("MCP_COMPARE_EXPORT_SECONDS", 40)
 MAX_BODY_ANONYMOUS = byte_count("MCP_COMPARE_MAX_BODY_ANONYMOUS", 2 * 1024 * 1024)
 MAX_BODY_AUTHENTICATED = byte_count("MCP_COMPARE_MAX_BODY_AUTHENTICATED", 32 * 1024 * 1024)
 
+#: Expensive requests (compares, exports, audits) that may run at once on one machine, across its
+#: server processes; one more is answered 503 with Retry-After at once, so cheap pages keep the
+#: workers. Keep it below the number of web workers.
+EXPENSIVE_SLOTS = max(1, int(text("MCP_COMPARE_EXPENSIVE_SLOTS", "2")))
+EXPENSIVE_RETRY_SECONDS = max(1, int(text("MCP_COMPARE_EXPENSIVE_RETRY_SECONDS", "5")))
+
 #: The page cache: a Redis URL (redis://host:6379/0) for several machines; else a folder that the
 #: server processes of one machine share.
 CACHE_URL = text("MCP_COMPARE_CACHE_URL", "")
 CACHE_DIR = text("MCP_COMPARE_CACHE_DIR", str(BASE_DIR / ".cache" / "pages"))
+#: The lock files of the expensive requests' slots (common.slots): one folder per machine.
+EXPENSIVE_SLOTS_DIR = text("MCP_COMPARE_EXPENSIVE_SLOTS_DIR", str(BASE_DIR / ".cache" / "slots"))
 
 #: PostgreSQL connections per server process come from psycopg's pool, at most this many
 #: (0 turns the pool off and keeps one persistent connection per thread instead).

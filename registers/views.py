@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST, require_safe
 
+from common.busy import expensive
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
 from common.pagecache import cached_page
@@ -100,9 +101,14 @@ def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
     fmt = request.GET.get("format", "")
     if fmt in exporting.DISAGREEMENT_FORMATS:
-        return exporting.disagreements_response(disagreement_list.items(), fmt)
+        return _disagreements_export(request, fmt)
     context = disagreement_list.page(request.GET.get("page"))
     return TemplateResponse(request, partial(request, "registers/disagreements.html", "results"), context)
+
+
+@expensive
+def _disagreements_export(request: HtmxHttpRequest, fmt: str) -> HttpResponseBase:
+    return exporting.disagreements_response(disagreement_list.items(), fmt)
 
 
 @require_safe
@@ -117,6 +123,7 @@ def row_by_id(request: HtmxHttpRequest, row_id: str):
 
 
 @require_safe
+@expensive
 def export(request: HtmxHttpRequest, fmt: str) -> HttpResponseBase:
     """What the row list shows, in another format: the same query parameters as the page."""
     if fmt not in exporting.CONTENT_TYPES:

@@ -113,6 +113,13 @@ def page_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def expensive_slots(settings, tmp_path_factory):
+    """Each test its own slots for expensive requests (common.slots): the lane's parallel tests
+    never take each other's."""
+    settings.EXPENSIVE_SLOTS_DIR = str(tmp_path_factory.mktemp("slots"))
+
+
+@pytest.fixture(autouse=True)
 def immediate_tasks(settings):
     """Probe runs execute inside the request in tests; the worker path has its own test."""
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
