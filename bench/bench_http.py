@@ -6,7 +6,12 @@ for visitors and for logged-in users (each client a user of its own, with a sess
 logged-in users' listing pages share one cached copy with their own navigation put back.
 
     DATABASE_URL=postgres://user@127.0.0.1:5432/postgres .venv/bin/python bench/bench_http.py \
-        [--server gunicorn|uvicorn|runserver] [--who visitors|users|both] [--expensive CELLS]
+        [--server gunicorn|uvicorn|runserver] [--who visitors|users|both] [--mix filters|main]
+        [--expensive CELLS]
+
+`--mix main` spreads the clients over the main-page mix a team browses: the filter URLs, row
+pages, register pages, the registers list, Disagreements, the probes page, a target page, the
+Hosts pages and the playground.
 
 `--expensive CELLS` adds a pass of 20 clients on compares, exports and audits of eight stored runs
 of CELLS results each, beside 5 clients on a cheap page: that page's p95, and how many expensive
@@ -76,6 +81,24 @@ def drop_database(url: str) -> None:
     admin = urlunsplit(("postgresql", parts.netloc, "/postgres", "", ""))
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{parts.path.lstrip("/")}" WITH (FORCE)')
+
+
+def main_page_urls(target_pk: str) -> list[str]:
+    """The main-page mix a team browses: the filters above, and every other main page."""
+    slugs = {"CT": "content-types", "PRM": "prompts", "TOOL": "tools", "LOG": "logging", "PG": "pagination-caching"}
+    rows = [f"/registers/{slug}/{prefix}-{n:02d}/" for prefix, slug in slugs.items() for n in (1, 3, 5, 7)]
+    registers = [f"/registers/{slug}/" for slug in ("content-types", "prompts", "tools", "logging")]
+    hosts = ["/hosts/", "/hosts/codex/", "/hosts/claude-code/", "/hosts/compare/?a=codex&b=claude-code"]
+    others = ["/registers/", "/disagreements/", "/probes/", f"/probes/targets/{target_pk}/", "/playground/"]
+    return [*urls(), *rows, *registers, *hosts, *others]
+
+
+MAIN_SETUP = """
+from django.core.management import call_command
+from comparison.probing import ensure_builtin_target
+call_command("host_lab", "--load-snapshot", "comparison/data/host_lab_observations.json")
+print(ensure_builtin_target().pk)
+"""
 
 
 def connections(url: str) -> int:
@@ -261,6 +284,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--who", choices=("visitors", "users", "both"), default="both")
     parser.add_argument(
+        "--mix", choices=("filters", "main"), default="filters",
+        help="filters: 55 row-list and matrix URLs; main: those and every other main page",
+    )  # fmt: skip
+    parser.add_argument(
         "--expensive", type=int, default=0, metavar="CELLS",
         help="also a pass of 20 expensive clients beside 5 on a cheap page, over 8 runs of CELLS results",
     )  # fmt: skip
@@ -310,6 +337,12 @@ def main() -> None:
                 except OSError:
                     time.sleep(0.3)
             paths = urls()
+            if args.mix == "main":
+                setup = subprocess.run(
+                    [*manage, "shell", "-c", MAIN_SETUP], cwd=PROJECT, env=env, check=True, capture_output=True,
+                    text=True,
+                )  # fmt: skip
+                paths = main_page_urls(setup.stdout.split()[-1])
             workers = os.environ.get("MCP_COMPARE_WEB_WORKERS") or os.cpu_count() * 2
             if args.server == "runserver":
                 workers = "1 process, threaded"

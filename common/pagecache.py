@@ -5,8 +5,9 @@ what a page shows. A listing or register page for a visitor who is not logged in
 Django's cache (shared by the server's processes: a file cache by default, Redis when
 configured) under the version, the path, the query string and whether htmx asked for a
 fragment; every such page also carries an ETag from the same parts, so a reload is a 304.
-Logged-in users get ETags, and on the listing pages one cached copy they all share, with each
-user's own navigation (their name, their CSRF token) put back per request.
+Logged-in users get ETags, and on the main pages (`users_share`) one cached copy for every user
+with the same permissions, with each user's own navigation (their name) and CSRF token put back
+per request: a form only some permissions show is in the copy of those who hold them alone.
 Keys and ETags carry the code's version too (a digest of the project's code, templates and static
 files): an upgrade that changes pages but not data served the old pages for up to a day.
 """
@@ -14,6 +15,7 @@ files): an upgrade that changes pages but not data served the old pages for up t
 from __future__ import annotations
 
 import hashlib
+import re
 import uuid
 from collections.abc import Iterable
 from functools import cache as once
@@ -25,6 +27,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 
@@ -85,25 +88,38 @@ def _digest(*parts: str) -> str:
 
 #: Where the user's part of the navigation stands in a page cached for every logged-in user.
 USER_NAV_MARK = "<!--mcp-compare:user-nav-->"
+#: A form's CSRF token in a shared copy: each request gets its own user's token in its place.
+CSRF_MARK = "mcp-compare-csrf-token"
+CSRF_INPUT = re.compile(rb'(<input type="hidden" name="csrfmiddlewaretoken" value=")[^"]*(")')
+
+
+def permission_profile(user) -> str:
+    """Who may see the same copy of a page: users holding the same permissions and staff status (a
+    superuser holds every permission). Their names, navigation and tokens are put back per request."""
+    return _digest(*sorted(user.get_all_permissions()), f"staff={user.is_staff}", f"superuser={user.is_superuser}")
 
 
 def user_nav(request) -> str:
     return render_to_string("_user_nav.html", {"user": request.user}, request=request)
 
 
-def cached_page(view=None, *, users_share: bool = False):
+def cached_page(view=None, *, users_share: bool = False, varies_with=None):
     """Serve a GET view from the cache for visitors, and answer If-None-Match with 304. With
     `users_share` (pages whose content is the same for every user but the navigation: the row list
     and the matrix), logged-in users share one cached copy too, with their own navigation put back
-    per request: without it a team's load was rendered anew for every request."""
+    per request: without it a team's load was rendered anew for every request. `varies_with`, a
+    callable, names state outside the database that the page shows too."""
     if view is None:
-        return lambda inner: cached_page(inner, users_share=users_share)
+        return lambda inner: cached_page(inner, users_share=users_share, varies_with=varies_with)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
         version = f"{code_version()[:8]}{data_version()}"
+        if varies_with is not None:
+            # State a page shows that is not data (which hosts are installed here) keys it too.
+            version += _digest(varies_with())[:8]
         fragment = "fragment" if request.headers.get("HX-Request") == "true" else "page"
         # A page with a message for this user is this user's alone (len() leaves them unread).
         plain = "messages" not in request.COOKIES and not len(get_messages(request))
@@ -115,7 +131,7 @@ def cached_page(view=None, *, users_share: bool = False):
             response["ETag"] = etag
             return response
         shared = visitor or (plain and users_share)
-        audience = "visitor" if visitor else "users"
+        audience = "visitor" if visitor else f"users-{permission_profile(request.user)}" if shared else "user"
         key = f"page:{version}:{_digest(request.get_full_path(), fragment, audience)}" if shared else None
         stored = cache.get(key) if key else None
         if stored is not None:
@@ -124,10 +140,12 @@ def cached_page(view=None, *, users_share: bool = False):
                 response[name] = value
         else:
             # Rendered with a mark where the user's navigation goes, so the copy kept is anyone's.
-            request.user_nav_mark = shared and audience == "users"
+            request.user_nav_mark = shared and audience.startswith("users-")
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and not response.is_rendered:
                 response.render()
+            if request.user_nav_mark and not response.streaming:
+                response.content = CSRF_INPUT.sub(rb"\g<1>" + CSRF_MARK.encode() + rb"\g<2>", response.content)
             if key and response.status_code == 200 and not response.streaming:
                 headers = {name: response[name] for name in KEPT_HEADERS if name in response}
                 cache.set(key, {"content": response.content, "headers": headers}, CACHE_SECONDS)
@@ -142,6 +160,10 @@ def cached_page(view=None, *, users_share: bool = False):
 
 
 def _with_nav(request, content: bytes, audience: str) -> bytes:
-    if audience != "users" or USER_NAV_MARK.encode() not in content:
+    if not audience.startswith("users-"):
+        return content
+    if CSRF_MARK.encode() in content:
+        content = content.replace(CSRF_MARK.encode(), get_token(request).encode())
+    if USER_NAV_MARK.encode() not in content:
         return content
     return content.replace(USER_NAV_MARK.encode(), user_nav(request).encode(), 1)

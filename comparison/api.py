@@ -92,19 +92,19 @@ def _conformance(run: ProbeRun) -> dict[str, Any] | None:
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def targets(request):
     return api_json({"targets": [target_dict(target) for target in ProbeTarget.objects.all()]})
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def target(request, pk: int):
     return api_json(target_dict(get_object_or_404(ProbeTarget, pk=pk)))
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def runs(request):
     """`/api/v1/runs/?target=ID&page=N`, newest first, 50 a page."""
     found = ProbeRun.objects.select_related("target").order_by("-pk")
@@ -119,7 +119,7 @@ def runs(request):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def run(request, pk: int):
     found = get_object_or_404(ProbeRun.objects.select_related("target"), pk=pk)
     results = list(
@@ -141,7 +141,7 @@ def run(request, pk: int):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def run_grid(request, pk: int):
     """The run's cross-era grid: every (client revision, upstream revision) pair, its reading, its
     share of scenarios that survived, the rule the revisions give it with citations, and each
@@ -173,7 +173,7 @@ RESULT_FIELDS = (
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def result(request, pk: int):
     found = get_object_or_404(ProbeResult.objects.select_related("run__target"), pk=pk)
     data = {"id": found.pk, "run": found.run_id, "target": found.run.target.name}
@@ -183,7 +183,7 @@ def result(request, pk: int):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 @expensive
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""

@@ -17,9 +17,11 @@ class ComparisonConfig(AppConfig):
         # observation, or a run that changes status, is new data for them.
         from . import models
 
-        for model in (models.ProbeTarget, models.ProbeRun, models.ProbeResult, models.HostObservation):
+        # A schedule is shown on its target's page (a cached page): its edits are new data too.
+        saved = (models.ProbeTarget, models.ProbeRun, models.ProbeResult, models.HostObservation, models.ProbeSchedule)
+        for model in saved:
             post_save.connect(_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")
         # Deleting a target or a run (the admin) takes its results with it; results alone are
         # never deleted one by one, so they need no delete receiver (it would slow cascades).
-        for model in (models.ProbeTarget, models.ProbeRun):
+        for model in (models.ProbeTarget, models.ProbeRun, models.ProbeSchedule):
             post_delete.connect(_changed, sender=model, dispatch_uid=f"data-version-delete-{model.__name__}")

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.views.decorators.http import require_safe
 
 from common.http import api_json
+from common.pagecache import cached_page
 
 from . import lab_selectors
 from .hostlab.adapters import ADAPTERS
@@ -37,6 +38,7 @@ def _found(value):
 
 
 @require_safe
+@cached_page(users_share=True)
 def hosts(request):
     page = lab_selectors.matrix_page(request.GET.getlist("host"), request.GET.get("chip", ""))
     hosts_data = [_row(row) | {"conformance": page["conformance"][row.key]} for row in page["rows"]]
@@ -44,6 +46,7 @@ def hosts(request):
 
 
 @require_safe
+@cached_page(users_share=True)
 def host(request, key: str):
     page = _found(lab_selectors.host_page(key))
     scenarios = {scenario.tool: item for scenario, item in page["scenarios"]}
@@ -53,6 +56,7 @@ def host(request, key: str):
 
 
 @require_safe
+@cached_page(users_share=True)
 def feature(request, feature: str):
     page = _found(lab_selectors.feature_page(feature))
     lines = {
@@ -63,6 +67,7 @@ def feature(request, feature: str):
 
 
 @require_safe
+@cached_page(users_share=True)
 def compare(request):
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     if not a and not b:

@@ -311,6 +311,11 @@ def target_hosts(target_id: int) -> dict[str, Any]:
     }
 
 
+def install_state() -> str:
+    """Which hosts are installed here: the Hosts page says so, so its cached copy is keyed by it."""
+    return ",".join(not_installed_hosts())
+
+
 def installed_hosts() -> list[str]:
     """The labels of the hosts the lab can run here (installed), for the run form."""
     return [adapter.label for adapter in ADAPTERS.values() if adapter.runnable and _installed(adapter)]

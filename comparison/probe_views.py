@@ -14,6 +14,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from common.busy import expensive
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
+from common.pagecache import cached_page
 
 from . import compare_selectors, exports, grid_selectors, interop_selectors, lab_selectors, result_selectors, selectors
 from .core import failures, grid_reports, reports
@@ -25,12 +26,14 @@ AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 
 
 @require_safe
+@cached_page(users_share=True, varies_with=lab_selectors.install_state)
 def target_list(request: HtmxHttpRequest) -> TemplateResponse:
     context = {"targets": ProbeTarget.objects.all(), "latest_runs": selectors.latest_runs_of_every_target()}
     return TemplateResponse(request, "comparison/target_list.html", context)
 
 
 @require_safe
+@cached_page(users_share=True, varies_with=lab_selectors.install_state)
 def target_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
     context = selectors.target_page(get_object_or_404(ProbeTarget, pk=pk))
     context["can_run"] = request.user.has_perm("comparison.run_probe")

@@ -94,14 +94,20 @@ def latest_ended_run_targets(*, measured: bool = False) -> dict[int, tuple[str, 
     """{run id: (target name, status, is the built-in fixture)} of the newest ended run of every
     target (one query); with `measured`, of the runs that are the dashboard's own measurements
     (an uploaded run only once accepted)."""
-    latest: dict[int, tuple[int, str, str, bool]] = {}
+    return {pk: (name, status, builtin) for pk, (name, status, builtin, _) in latest_ended_run_stamps(measured).items()}
+
+
+def latest_ended_run_stamps(measured: bool = False) -> dict[int, tuple[str, str, bool, str]]:
+    """latest_ended_run_targets with each run's creation time: an ended run's results never change,
+    and the id with its time names them for good (an id can come back after a rolled-back run)."""
+    latest: dict[int, tuple[int, str, str, bool, str]] = {}
     ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
     if measured:
         ended = ended.filter(ProbeRun.measured())
-    columns = ("pk", "target_id", "target__name", "status", "target__builtin")
-    for pk, target_id, name, status, builtin in ended.order_by("pk").values_list(*columns):
-        latest[target_id] = (pk, name, status, builtin)
-    return {pk: (name, status, builtin) for pk, name, status, builtin in latest.values()}
+    columns = ("pk", "target_id", "target__name", "status", "target__builtin", "created")
+    for pk, target_id, name, status, builtin, created in ended.order_by("pk").values_list(*columns):
+        latest[target_id] = (pk, name, status, builtin, created.isoformat() if created else "")
+    return {pk: (name, status, builtin, created) for pk, name, status, builtin, created in latest.values()}
 
 
 def latest_ended_runs(*, measured: bool = False) -> dict[int, tuple[str, str]]:

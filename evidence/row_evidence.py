@@ -16,8 +16,10 @@ from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes import conformance
-from comparison.selectors import latest_ended_run_targets
+from comparison.selectors import latest_ended_run_stamps, latest_ended_run_targets
 from registers.core.vocabulary import HOSTS
+
+from . import cell_memo
 
 COLUMNS = (
     "id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family", "seen",
@@ -26,9 +28,16 @@ COLUMNS = (
 
 def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.ProbeCell]:
     """The cells of the latest ended run of every target that is the dashboard's own measurement
-    (an uploaded run once accepted) (two queries); only those that meet
-    `anchors` when given (none for a row with no anchors)."""
-    runs = latest_ended_run_targets(measured=True)
+    (an uploaded run once accepted) (two queries); only those that meet `anchors` when given (none
+    for a row with no anchors). Every cell, asked for by the snapshot after each change, comes from
+    the runs read before (cell_memo) and the database only for the runs new since."""
+    if anchors is None:
+        return cell_memo.latest_cells(latest_ended_run_stamps(measured=True), cells_of_runs)
+    return cells_of_runs(latest_ended_run_targets(measured=True), anchors)
+
+
+def cells_of_runs(runs: dict[int, tuple[str, str, bool]], anchors: Iterable[str] | None = None) -> list:
+    """The cells of these runs (two queries), only those meeting `anchors` when given."""
     results = ProbeResult.objects.filter(run_id__in=list(runs)).diagonal().exclude(anchors_key="")
     if anchors is not None:
         # A row with no anchors still asks (for no key), so every row page costs the same queries.
@@ -58,7 +67,8 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
         )
     cells += _suite_cells(runs)
     if anchors is not None:  # the LIKEs find a superset: two properties of one definition share it
-        cells = [cell for cell in cells if kinds.meet(set(anchors), set(cell.anchors))]
+        wanted = frozenset(anchors)
+        cells = [cell for cell in cells if kinds.met(wanted, cell.anchor_set)]
     return cells
 
 
@@ -157,18 +167,21 @@ def evidence_of_rows(
     cells: list[evidence.ProbeCell] | None = None,
 ) -> dict[str, list[evidence.HostEvidence]]:
     """{row id: evidence per host, the spec, the status and related checks} for (row id, claims,
-    revisions), from two queries (none when the latest probe `cells` are given)."""
-    cells = latest_probe_cells() if cells is None else cells
+    revisions), from two queries (none when the latest probe `cells` are given). Read from the
+    database, a row's evidence is reused while neither it nor the runs meeting it changed."""
+    stamps = latest_ended_run_stamps(measured=True) if cells is None else {}
+    cells = cell_memo.latest_cells(stamps, cells_of_runs) if cells is None else cells
     index = kinds.AnchorIndex(cell.anchors for cell in cells)
-    return {
-        row_id: evidence.row_evidence(
-            row_id,
-            claims,
-            row_host_views(row_id, claims, revisions.title),
-            findings_for(revisions.anchors, revisions.subject),
-            [cells[i] for i in index.meeting(revisions.anchors)],
-            HOSTS,
-            revisions,
+
+    def meeting(revisions: evidence.RowRevisions) -> list[evidence.ProbeCell]:
+        return [cells[i] for i in index.meeting(revisions.anchors)]
+
+    def compute(row_id: str, claims: dict, revisions: evidence.RowRevisions, met: list) -> list:
+        model = row_host_views(row_id, claims, revisions.title)
+        return evidence.row_evidence(
+            row_id, claims, model, findings_for(revisions.anchors, revisions.subject), met, HOSTS, revisions
         )
-        for row_id, claims, revisions in rows
-    }
+
+    if not stamps:
+        return {row_id: compute(row_id, claims, revisions, meeting(revisions)) for row_id, claims, revisions in rows}
+    return cell_memo.row_evidence(rows, meeting, stamps, compute)

@@ -75,7 +75,7 @@ def _rows(pks: list[int]) -> list[Row]:
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def rows(request):
     """`/api/v1/rows/?<the row list's filters>&page=N`: 100 rows a page, in the list's order."""
     filtered = filters.run(filters.parse(request.GET))
@@ -103,7 +103,7 @@ def rows(request):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def row(request, row_id: str):
     found = selectors.rows_by_id(row_id)
     if not found:
@@ -130,7 +130,7 @@ def _evidence(item) -> dict[str, Any]:
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def registers(request):
     found = [
         exporting.register_dict(r) | {"rows": r.row_count, "url": r.get_absolute_url()}
@@ -140,7 +140,7 @@ def registers(request):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def register(request, slug: str):
     found = get_object_or_404(Register, slug=slug)
     rows_url = reverse("api:rows") + f"?register={found.slug}"
@@ -151,7 +151,7 @@ def register(request, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def proposals(request, slug: str):
     """The edits the register's evidence decides, each with its evidence, and the rows that need a
     person; `patch` is the unified diff of its text as loaded."""
@@ -163,7 +163,7 @@ def proposals(request, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def disagreements(request):
     """`/api/v1/disagreements/?page=N`: 100 a page, with every verdict's row count."""
     context = disagreement_list.page(request.GET.get("page"))

@@ -47,13 +47,13 @@ def matrix(request: HtmxHttpRequest) -> TemplateResponse:
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def register_list(request: HtmxHttpRequest) -> TemplateResponse:
     return TemplateResponse(request, "registers/register_list.html", {"registers": selectors.register_list()})
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def register_detail(request: HtmxHttpRequest, slug: str) -> TemplateResponse:
     context = selectors.register_page(slug, request.GET.get("page"))
     context["can_verify"] = request.user.has_perm("registers.verify_citations")
@@ -64,7 +64,7 @@ PROPOSAL_FORMATS = {"patch": "text/x-diff; charset=utf-8", "json": "application/
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def register_proposals(request: HtmxHttpRequest, slug: str):
     """The edits the register's evidence decides, each with its evidence; `?format=patch` the patch
     of the register's text as loaded, `?format=json` the list. An htmx request gets the section."""
@@ -88,7 +88,7 @@ def verify_register(request: HtmxHttpRequest, slug: str):
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> HttpResponseBase:
     if row_id != row_id.upper() and (found := selectors.row_in_other_case(slug, row_id)) is not None:
         return redirect(found.get_absolute_url())
@@ -96,7 +96,7 @@ def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> HttpResponse
 
 
 @require_safe
-@cached_page
+@cached_page(users_share=True)
 def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
     fmt = request.GET.get("format", "")

@@ -67,7 +67,15 @@ def meets(left: str, right: str) -> bool:
 
 def meet(left: frozenset[str] | set[str], right: frozenset[str] | set[str]) -> set[str]:
     """The anchors of `left` that meet some anchor of `right`."""
-    return {value for value in left if any(meets(value, other) for other in right)}
+    return set(met(frozenset(left), frozenset(right)))
+
+
+@lru_cache(maxsize=65536)
+def met(left: frozenset[str], right: frozenset[str]) -> frozenset[str]:
+    """`meet` of two frozen sets, worked out once: a run's cells repeat a few hundred anchor sets
+    (one scenario at every revision, one catalogue in every run), so thousands of cells against a
+    row cost a few hundred meetings, not one each."""
+    return frozenset(value for value in left if any(meets(value, other) for other in right))
 
 
 def all_keys(anchors) -> frozenset[str]:
@@ -81,7 +89,7 @@ class AnchorIndex:
     share a key but do not meet)."""
 
     def __init__(self, anchor_sets):
-        self.sets = [set(anchors) for anchors in anchor_sets]
+        self.sets = [frozenset(anchors) for anchors in anchor_sets]
         self.by_key: dict[str, list[int]] = {}
         for index, anchors in enumerate(self.sets):
             for key in all_keys(anchors):
@@ -89,6 +97,6 @@ class AnchorIndex:
 
     def meeting(self, anchors) -> list[int]:
         """The indexes of the items that meet `anchors`, in item order."""
-        wanted = set(anchors)
+        wanted = frozenset(anchors)
         candidates = sorted({i for key in all_keys(wanted) for i in self.by_key.get(key, ())})
-        return [i for i in candidates if meet(wanted, self.sets[i])]
+        return [i for i in candidates if met(wanted, self.sets[i])]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from registers.core.vocabulary import ProbeVerdict, StatusVerdict
 
@@ -40,22 +41,26 @@ def subject_of(revisions: RowRevisions) -> set[str]:
 
 def meeting(cell: ProbeCell, anchors: Iterable[str]) -> set[str]:
     """The row anchors a cell meets."""
-    return kinds.meet(set(anchors), set(cell.anchors))
+    return set(kinds.met(frozenset(anchors), cell.anchor_set))
 
 
 def split_cells(
     cells: list[ProbeCell], revisions: RowRevisions, has_example: bool
 ) -> tuple[list[ProbeCell], list[ProbeCell]]:
     """(cells that judge the row's host claims, cells that only meet it)."""
-    subject = set(revisions.subject)
+    subject = frozenset(revisions.subject)
     if not has_example or not subject:
         return [], cells
     judged = [
         cell
         for cell in cells
-        if cell.anchors and kinds.meet(subject, {cell.anchors[0]}) and kinds.meet(subject, set(cell.anchors)) == subject
+        if cell.anchors
+        and kinds.met(subject, frozenset(cell.anchors[:1]))
+        and kinds.met(subject, cell.anchor_set) == subject
     ]
-    return judged, [cell for cell in cells if cell not in judged]
+    # By identity: two cells of one run can be equal field for field (and comparing is costly).
+    taken = {id(cell) for cell in judged}
+    return judged, [cell for cell in cells if id(cell) not in taken]
 
 
 def _where(group: list[ProbeCell]) -> str:
@@ -83,6 +88,7 @@ def related_entry(revisions: RowRevisions, cells: list[ProbeCell]) -> HostEviden
     return HostEvidence(RELATED_ENTRY, "", sources) if sources else None
 
 
+@lru_cache(maxsize=4096)
 def names_subject(target: str, subject: str) -> bool:
     """Is the probed target the register's status subject ("mcpx" names "mcpx (stdio)")?"""
     word = subject.strip().lower()

@@ -106,6 +106,11 @@ class ProbeCell:
     direct: bool = False  # the built-in fixture probed directly: how the protocol behaves
 
     @cached_property
+    def anchor_set(self) -> frozenset[str]:
+        """The anchors as a frozen set, made once: the evidence meets it against every row."""
+        return frozenset(self.anchors)
+
+    @cached_property
     def presented(self) -> tuple[PresentedView, ...]:
         """The stored views read once, however many rows the cell exercises."""
         return tuple(PresentedView.from_json(data) for data in self.views)
