@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from .slots import slot
 
 
-def busy_response(request, kind: str) -> HttpResponse:
+def busy_response(request) -> HttpResponse:
     seconds = settings.EXPENSIVE_RETRY_SECONDS
     message = (
         f"Busy: {settings.EXPENSIVE_SLOTS} expensive request{'s' if settings.EXPENSIVE_SLOTS != 1 else ''} "
@@ -42,7 +42,7 @@ def expensive(view=None, *, kind: str = "expensive"):
     def wrapped(request, *args, **kwargs):
         with slot(Path(settings.EXPENSIVE_SLOTS_DIR), settings.EXPENSIVE_SLOTS, kind) as number:
             if number is None:
-                return busy_response(request, kind)
+                return busy_response(request)
             response = view(request, *args, **kwargs)
             if hasattr(response, "render") and not getattr(response, "is_rendered", True):
                 response.render()

@@ -135,7 +135,7 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None):
         key = f"page:{version}:{_digest(request.get_full_path(), fragment, audience)}" if shared else None
         stored = cache.get(key) if key else None
         if stored is not None:
-            response = HttpResponse(_with_nav(request, stored["content"], audience), status=200)
+            response = HttpResponse(_for_user(request, stored["content"], audience), status=200)
             for name, value in stored["headers"].items():
                 response[name] = value
         else:
@@ -150,7 +150,7 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None):
                 headers = {name: response[name] for name in KEPT_HEADERS if name in response}
                 cache.set(key, {"content": response.content, "headers": headers}, CACHE_SECONDS)
             if request.user_nav_mark and not response.streaming:
-                response.content = _with_nav(request, response.content, audience)
+                response.content = _for_user(request, response.content, audience)
         if response.status_code == 200:
             response["ETag"] = etag
             patch_vary_headers(response, ("HX-Request", "Cookie"))
@@ -159,7 +159,8 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None):
     return wrapper
 
 
-def _with_nav(request, content: bytes, audience: str) -> bytes:
+def _for_user(request, content: bytes, audience: str) -> bytes:
+    """A shared copy with this user's CSRF tokens and navigation in place of its marks."""
     if not audience.startswith("users-"):
         return content
     if CSRF_MARK.encode() in content:

@@ -112,6 +112,10 @@ def page_cache(settings):
     cache.clear()
 
 
+#: The host lab's shipped measurements, as a fresh start loads them.
+LAB_SNAPSHOT = PROJECT / "comparison" / "data" / "host_lab_observations.json"
+
+
 @pytest.fixture(autouse=True)
 def expensive_slots(settings, tmp_path_factory):
     """Each test its own slots for expensive requests (common.slots): the lane's parallel tests

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tests.conftest import PROJECT
+from tests.conftest import LAB_SNAPSHOT
 from tests.relay_targets import relay_target
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -15,8 +15,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DESKTOP = (1400, 900)
 PHONE = (390, 844)
 SERIOUS = ("serious", "critical")
-#: The host lab's shipped measurements: the Hosts pages as a fresh start shows them.
-SNAPSHOT = PROJECT / "comparison" / "data" / "host_lab_observations.json"
 
 
 def seed() -> dict[str, str]:
@@ -25,7 +23,7 @@ def seed() -> dict[str, str]:
     from comparison.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
-    call_command("host_lab", "--load-snapshot", str(SNAPSHOT))
+    call_command("host_lab", "--load-snapshot", str(LAB_SNAPSHOT))
     target = ensure_builtin_target()
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text", "progress", "rpc-error"])
     second = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["text", "progress"])

@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tests.conftest import PROJECT
+from tests.conftest import LAB_SNAPSHOT
 from tests.relay_targets import relay_target
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SIZES = [(1400, 900), (390, 844)]
-SNAPSHOT = PROJECT / "comparison" / "data" / "host_lab_observations.json"
 
 
 def fits(page, width: int) -> None:
@@ -55,7 +54,7 @@ def test_3_and_4_where_a_run_differs_and_a_result_summary_first(browser, live_se
 
 @pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
 def test_5_the_hosts_pages_show_every_column_on_the_screen(browser, live_server, size):
-    call_command("host_lab", "--load-snapshot", str(SNAPSHOT))
+    call_command("host_lab", "--load-snapshot", str(LAB_SNAPSHOT))
     width, height = size
     context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
     page = context.new_page()

@@ -37,9 +37,9 @@ def team(loaded):
 
     from comparison.probing import ensure_builtin_target
     from comparison.tasks import start_run
-    from tests.conftest import PROJECT
+    from tests.conftest import LAB_SNAPSHOT
 
-    call_command("host_lab", "--load-snapshot", str(PROJECT / "comparison" / "data" / "host_lab_observations.json"))
+    call_command("host_lab", "--load-snapshot", str(LAB_SNAPSHOT))
 
     granted = User.objects.create_user("granted", password="pw-granted-12345", is_staff=True)
     for name in GRANTED:
