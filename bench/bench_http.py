@@ -7,12 +7,14 @@ logged-in users' listing pages share one cached copy with their own navigation p
 
     DATABASE_URL=postgres://user@127.0.0.1:5432/postgres .venv/bin/python bench/bench_http.py \
         [--server gunicorn|uvicorn|runserver] [--who visitors|users|both] [--mix filters|main]
-        [--expensive CELLS]
+        [--uploads] [--expensive CELLS]
 
 `--mix main` spreads the clients over the main-page mix a team browses: the filter URLs, row
 pages, register pages, the registers list, Disagreements, the probes page, a target page, the
 Hosts pages and the playground.
 
+`--uploads` adds the mix again with a 5,000-cell run stored and an upload from a proxy's CI every
+3 s (each a new run: a new data version), for visitors and for the logged-in users.
 `--expensive CELLS` adds a pass of 20 clients on compares, exports and audits of eight stored runs
 of CELLS results each, beside 5 clients on a cheap page: that page's p95, and how many expensive
 requests were answered and how many were told "busy" (503, Retry-After).
@@ -227,6 +229,70 @@ print(" ".join(map(str, made)))
 """
 
 
+UPLOAD_SETUP = """
+import json, io
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from comparison.models import ProbeTarget
+from comparison.token_models import ApiToken
+target, _ = ProbeTarget.objects.get_or_create(name="bench-uploads", defaults=dict(transport="http", url="http://127.0.0.1:9/mcp"))
+ci, _ = User.objects.get_or_create(username="bench-ci")
+target.uploaders.add(ci)
+out = io.StringIO()
+call_command("probe", "--builtin", "--revisions", "2025-06-18", "--scenarios", "text", "--json", stdout=out)
+print(json.dumps({"token": ApiToken.issue(ci, "bench")[1], "report": json.loads(out.getvalue())}))
+"""
+
+
+def upload_loop(port: int, setup: dict, stop_at: float, every: float, sent: list[int]) -> None:
+    """An upload from a proxy's CI every `every` seconds (a new run of another target each time)."""
+    import json
+    import urllib.request
+
+    body = json.dumps(setup["report"]).encode()
+    n = 0
+    while time.monotonic() < stop_at:
+        n += 1
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/v1/runs/upload/?target=bench-uploads", data=body, method="POST",
+            headers={
+                "Authorization": f"Bearer {setup['token']}", "Content-Type": "application/json",
+                "Idempotency-Key": f"bench-{os.getpid()}-{n}-{time.time()}",
+            },
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 (loopback, http only)
+                sent.append(answer.status)
+        except OSError as error:
+            sent.append(getattr(error, "code", 0) or 0)
+        time.sleep(max(0.0, every))
+
+
+def uploads_pass(port: int, manage: list[str], env: dict, paths: list[str], args, cookies: list[str], url: str) -> None:
+    """The main mix with a 5,000-cell run stored and an upload every 3 s (issue 53)."""
+    import json
+    import threading
+
+    seed = {**env, "MCP_COMPARE_TASK_BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}
+    subprocess.run(
+        [*manage, "shell", "-c", SEED_RUNS.replace("range(8)", "range(1)").format(cells=5000)], cwd=PROJECT, env=seed,
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    done = subprocess.run(
+        [*manage, "shell", "-c", UPLOAD_SETUP], cwd=PROJECT, env=env, check=True, capture_output=True, text=True
+    )
+    setup = json.loads(done.stdout.strip().splitlines()[-1])
+    for who, chosen in (("visitors", None), ("logged-in users", cookies)):
+        sent: list[int] = []
+        stop_at = time.monotonic() + args.seconds
+        uploader = threading.Thread(target=upload_loop, args=(port, setup, stop_at, 3.0, sent), daemon=True)
+        uploader.start()
+        latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients, chosen))
+        uploader.join(timeout=60)
+        report(f"{who}, 5,000-cell run, upload every 3 s", latencies, errors, args.seconds, connections(url))
+        print(f"{'  uploads':45} {len(sent)} sent, answered {sorted(set(sent))}")
+
+
 def expensive_urls(runs: list[str], count: int = 400) -> list[str]:
     """Requests whose cost grows with runs or rows, each with a query of its own (no cache hit)."""
     every = "&".join(f"run={pk}" for pk in runs)
@@ -286,6 +352,10 @@ def main() -> None:
     parser.add_argument(
         "--mix", choices=("filters", "main"), default="filters",
         help="filters: 55 row-list and matrix URLs; main: those and every other main page",
+    )  # fmt: skip
+    parser.add_argument(
+        "--uploads", action="store_true",
+        help="also the mix with a 5,000-cell run stored and an upload from a proxy's CI every 3 s",
     )  # fmt: skip
     parser.add_argument(
         "--expensive", type=int, default=0, metavar="CELLS",
@@ -359,6 +429,8 @@ def main() -> None:
                 for label in ("cache empty at the start", "warm cache"):
                     latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients, cookies))
                     report(f"{who}, {label}", latencies, errors, args.seconds, connections(url))
+            if args.uploads:
+                uploads_pass(port, manage, env, paths, args, audiences[1][1], url)
             if args.expensive:
                 expensive_pass(port, manage, env, args.seconds, args.expensive, url)
         finally:

@@ -169,12 +169,6 @@ def evidence_of_rows(
     """{row id: evidence per host, the spec, the status and related checks} for (row id, claims,
     revisions), from two queries (none when the latest probe `cells` are given). Read from the
     database, a row's evidence is reused while neither it nor the runs meeting it changed."""
-    stamps = latest_ended_run_stamps(measured=True) if cells is None else {}
-    cells = cell_memo.latest_cells(stamps, cells_of_runs) if cells is None else cells
-    index = kinds.AnchorIndex(cell.anchors for cell in cells)
-
-    def meeting(revisions: evidence.RowRevisions) -> list[evidence.ProbeCell]:
-        return [cells[i] for i in index.meeting(revisions.anchors)]
 
     def compute(row_id: str, claims: dict, revisions: evidence.RowRevisions, met: list) -> list:
         model = row_host_views(row_id, claims, revisions.title)
@@ -182,6 +176,13 @@ def evidence_of_rows(
             row_id, claims, model, findings_for(revisions.anchors, revisions.subject), met, HOSTS, revisions
         )
 
-    if not stamps:
-        return {row_id: compute(row_id, claims, revisions, meeting(revisions)) for row_id, claims, revisions in rows}
-    return cell_memo.row_evidence(rows, meeting, stamps, compute)
+    if cells is None:
+        return cell_memo.row_evidence(
+            rows, cell_memo.latest(latest_ended_run_stamps(measured=True), cells_of_runs), compute
+        )
+    indexed = cell_memo.LatestCells(cells, {})
+    found = {}
+    for row_id, claims, revisions in rows:
+        _, positions = indexed.meeting(revisions.anchors)
+        found[row_id] = compute(row_id, claims, revisions, [cells[i] for i in positions])
+    return found
