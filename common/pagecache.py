@@ -18,6 +18,7 @@ import hashlib
 import re
 import uuid
 from collections.abc import Iterable
+from contextvars import ContextVar
 from functools import cache as once
 from functools import wraps
 from pathlib import Path
@@ -49,21 +50,52 @@ CODE_SUFFIXES = frozenset({".py", ".html", ".css", ".js", ".svg", ".json", ".md"
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Content-Language")
 
 
+#: The data version's two rows (tokens). ALL changes on every write that changes a page;
+#: BESIDE_RUNS on every such write but those of probe runs and their results alone (a run or an
+#: upload stored), so what reads no run (the registers' rows, the lab's chips) outlives a team's CI
+#: uploads. A write that does not say it touched runs alone changes both.
+ALL, BESIDE_RUNS = 1, 2
+
+
 def data_version() -> str:
-    token = DataVersion.objects.filter(pk=1).values_list("token", flat=True).first()
-    return token or bump_data_version()
+    return data_versions()[0]
 
 
-def bump_data_version() -> str:
-    """A new token: every cached page and ETag from before is stale."""
+#: The tokens a cached page's request read first: what it renders reads them again for free.
+_held: ContextVar[tuple[str, str] | None] = ContextVar("data_versions", default=None)
+
+
+def data_versions() -> tuple[str, str]:
+    """(ALL's token, BESIDE_RUNS's token), in one query (none inside a cached page's request)."""
+    held = _held.get()
+    if held is not None:
+        return held
+    found = dict(DataVersion.objects.filter(pk__in=(ALL, BESIDE_RUNS)).values_list("pk", "token"))
+    if ALL not in found or BESIDE_RUNS not in found:
+        token = bump_data_version()
+        return token, token
+    return found[ALL], found[BESIDE_RUNS]
+
+
+def bump_data_version(*, runs_only: bool = False) -> str:
+    """A new token: every cached page and ETag from before is stale (with `runs_only`, a change of
+    probe runs or results alone, what reads no run stays fresh)."""
     token = uuid.uuid4().hex
-    if not DataVersion.objects.filter(pk=1).update(token=token):
-        try:
-            with transaction.atomic():
-                DataVersion.objects.create(pk=1, token=token)
-        except IntegrityError:  # another process created it first
-            DataVersion.objects.filter(pk=1).update(token=token)
+    rows = (ALL,) if runs_only else (ALL, BESIDE_RUNS)
+    if DataVersion.objects.filter(pk__in=rows).update(token=token) < len(rows):
+        for pk in (ALL, BESIDE_RUNS):
+            try:
+                with transaction.atomic():
+                    DataVersion.objects.get_or_create(pk=pk, defaults={"token": token})
+            except IntegrityError:  # another process created it first
+                pass
+        DataVersion.objects.filter(pk__in=rows).update(token=token)
     return token
+
+
+def bump_runs_version() -> str:
+    """bump_data_version of a write of probe runs or results alone."""
+    return bump_data_version(runs_only=True)
 
 
 def code_digest(roots: Iterable[Path]) -> str:
@@ -103,36 +135,46 @@ def user_nav(request) -> str:
     return render_to_string("_user_nav.html", {"user": request.user}, request=request)
 
 
-def cached_page(view=None, *, users_share: bool = False, varies_with=None):
+def cached_page(view=None, *, users_share: bool = False, varies_with=None, version=None):
     """Serve a GET view from the cache for visitors, and answer If-None-Match with 304. With
     `users_share` (pages whose content is the same for every user but the navigation: the row list
     and the matrix), logged-in users share one cached copy too, with their own navigation put back
     per request: without it a team's load was rendered anew for every request. `varies_with`, a
-    callable, names state outside the database that the page shows too."""
+    callable, names state outside the database that the page shows too. `version(request, *args,
+    **kwargs)` keys the page in place of the data version: a narrower one for a page that reads part
+    of the data (it must change whenever what the page shows does; None: the data version)."""
     if view is None:
-        return lambda inner: cached_page(inner, users_share=users_share, varies_with=varies_with)
+        return lambda inner: cached_page(inner, users_share=users_share, varies_with=varies_with, version=version)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        version = f"{code_version()[:8]}{data_version()}"
+        holding = _held.set(data_versions())
+        try:
+            return serve(request, *args, **kwargs)
+        finally:
+            _held.reset(holding)
+
+    def serve(request, *args, **kwargs):
+        narrower = version(request, *args, **kwargs) if version is not None else None
+        key_version = f"{code_version()[:8]}{narrower or data_version()}"
         if varies_with is not None:
             # State a page shows that is not data (which hosts are installed here) keys it too.
-            version += _digest(varies_with())[:8]
+            key_version += _digest(varies_with())[:8]
         fragment = "fragment" if request.headers.get("HX-Request") == "true" else "page"
         # A page with a message for this user is this user's alone (len() leaves them unread).
         plain = "messages" not in request.COOKIES and not len(get_messages(request))
         visitor = plain and not request.user.is_authenticated
         who = "visitor" if visitor else f"user-{request.user.pk}"
-        etag = f'W/"{version[:20]}-{_digest(request.get_full_path(), fragment, who)}"'
+        etag = f'W/"{_digest(key_version)[:16]}-{_digest(request.get_full_path(), fragment, who)}"'
         if etag in request.headers.get("If-None-Match", ""):
             response = HttpResponseNotModified()
             response["ETag"] = etag
             return response
         shared = visitor or (plain and users_share)
         audience = "visitor" if visitor else f"users-{permission_profile(request.user)}" if shared else "user"
-        key = f"page:{version}:{_digest(request.get_full_path(), fragment, audience)}" if shared else None
+        key = f"page:{key_version}:{_digest(request.get_full_path(), fragment, audience)}" if shared else None
         stored = cache.get(key) if key else None
         if stored is not None:
             response = HttpResponse(_for_user(request, stored["content"], audience), status=200)

@@ -2,7 +2,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils import timezone
 
-from common.pagecache import bump_data_version
+from common.pagecache import bump_runs_version
 from registers.core.vocabulary import REVISIONS
 
 from . import tasks, token_admin  # noqa: F401 - registers the token admin
@@ -119,7 +119,7 @@ class ProbeRunAdmin(admin.ModelAdmin):
         accepted = queryset.filter(uploaded=True, accepted_at__isnull=True).update(
             accepted_by=request.user, accepted_at=timezone.now()
         )
-        bump_data_version()
+        bump_runs_version()
         messages.info(request, f"{accepted} uploaded run(s) accepted as measurements.")
 
     def has_accept_permission(self, request) -> bool:

@@ -19,6 +19,7 @@ from registers.core.vocabulary import PROBE_VERDICTS
 from . import compare_selectors, grid_selectors, result_selectors, selectors
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes import conformance
+from .stored_inputs import stored_runs_version
 
 RUNS_PAGE_SIZE = 50
 
@@ -183,7 +184,7 @@ def result(request, pk: int):
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=stored_runs_version)
 @expensive
 def compare(request):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""

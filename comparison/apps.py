@@ -8,6 +8,12 @@ def _changed(sender, **kwargs) -> None:
     bump_data_version()
 
 
+def _runs_changed(sender, **kwargs) -> None:
+    from common.pagecache import bump_runs_version
+
+    bump_runs_version()
+
+
 class ComparisonConfig(AppConfig):
     name = "comparison"
     verbose_name = "Comparison"
@@ -18,10 +24,13 @@ class ComparisonConfig(AppConfig):
         from . import models
 
         # A schedule is shown on its target's page (a cached page): its edits are new data too.
-        saved = (models.ProbeTarget, models.ProbeRun, models.ProbeResult, models.HostObservation, models.ProbeSchedule)
-        for model in saved:
+        for model in (models.ProbeTarget, models.HostObservation, models.ProbeSchedule):
             post_save.connect(_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")
+        # A run or a result is a change of runs alone: what reads no run (the rows, the lab) is kept.
+        for model in (models.ProbeRun, models.ProbeResult):
+            post_save.connect(_runs_changed, sender=model, dispatch_uid=f"data-version-save-{model.__name__}")
         # Deleting a target or a run (the admin) takes its results with it; results alone are
         # never deleted one by one, so they need no delete receiver (it would slow cascades).
-        for model in (models.ProbeTarget, models.ProbeRun, models.ProbeSchedule):
+        for model in (models.ProbeTarget, models.ProbeSchedule):
             post_delete.connect(_changed, sender=model, dispatch_uid=f"data-version-delete-{model.__name__}")
+        post_delete.connect(_runs_changed, sender=models.ProbeRun, dispatch_uid="data-version-delete-ProbeRun")

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from common.beside_runs import kept_beside_runs
+
 from . import lab_services
 from .hostlab import catalogue, conformance_client, matrix, predictions
 from .hostlab.adapters import ADAPTERS
@@ -44,6 +46,7 @@ INSTALL_COMMAND = "scripts/install_hosts.sh"
 SHIPPED_SNAPSHOT = Path(__file__).resolve().parent / "data" / "host_lab_observations.json"
 
 
+@kept_beside_runs
 def measured_for_probes() -> dict[str, measured.Measured]:
     """The hosts the lab measured at their pinned versions, as a probe run predicts from them:
     each feature's chip, and the protocol version each host asks for. From this database's

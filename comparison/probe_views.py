@@ -20,6 +20,7 @@ from . import compare_selectors, exports, grid_selectors, interop_selectors, lab
 from .core import failures, grid_reports, reports
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probing import RunRefused, cancel_run, recover_interrupted_runs
+from .stored_inputs import stored_runs_version
 from .tasks import start_run
 
 AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
@@ -102,7 +103,13 @@ def run_detail(request: HtmxHttpRequest, pk: int):
 GRID_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 
 
+def _export_version(request, pk: int | None = None) -> str | None:
+    """An export of stored runs is made from them alone (the pages list other runs to choose)."""
+    return stored_runs_version(request, pk) if request.GET.get("format") else None
+
+
 @require_safe
+@cached_page(users_share=True, version=_export_version)
 @expensive
 def run_era_grid(request: HtmxHttpRequest, pk: int):
     """The run's cross-era grid (client revision × upstream revision), the pair `?pair=C/U`'s
@@ -131,6 +138,7 @@ def result_detail(request: HtmxHttpRequest, pk: int) -> TemplateResponse:
 
 
 @require_safe
+@cached_page(users_share=True, version=stored_runs_version)
 @expensive
 def run_audit(request: HtmxHttpRequest, pk: int):
     """DPCTER counts over the run's failure results: coordinates × consumers, typed and with text;
@@ -155,6 +163,7 @@ def _audit_export(found: selectors.Audit, fmt: str) -> HttpResponse:
 
 
 @require_safe
+@cached_page(users_share=True, version=_export_version)
 @expensive
 def compare_runs(request: HtmxHttpRequest):
     """Two or more runs side by side (`?run=A&run=B&run=C`, with exports), or the cell-by-cell diff

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import IntegrityError, InterfaceError, OperationalError, close_old_connections, connection, transaction
 from django.utils import timezone
 
-from common.pagecache import bump_data_version
+from common.pagecache import bump_runs_version
 
 from .lab_selectors import measured_for_probes
 from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
@@ -135,7 +135,7 @@ def create_run(
             )
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None
-    bump_data_version()  # the target's page and the runs list show the new run
+    bump_runs_version()  # the target's page and the runs list show the new run
     return run
 
 
@@ -146,7 +146,7 @@ def cancel_run(*, run: ProbeRun) -> bool:
         status=ProbeRun.CANCELLED, cancel_requested=True, finished_at=timezone.now()
     )
     if ended:
-        bump_data_version()
+        bump_runs_version()
     return bool(ended)
 
 
@@ -177,7 +177,7 @@ def recover_interrupted_runs(*, now=None) -> list[int]:
             logger.warning("probe run %s interrupted (%s)", pk, seen)
     if interrupted:
         _fail_task_results(interrupted, now)
-        bump_data_version()
+        bump_runs_version()
     return interrupted
 
 
@@ -279,7 +279,7 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
     if not claimed:
         return
     # Pages and the API say "running" from now on, not when the first result lands.
-    retry_transient(bump_data_version, what=f"run {run_id}: new data version")
+    retry_transient(bump_runs_version, what=f"run {run_id}: new data version")
     run = ProbeRun.objects.select_related("target").get(pk=run_id)
     redactor = run.target.redactor()
     scenarios = [s for s in suite(run.target.suite) if s.key in run.scenarios]
@@ -335,7 +335,7 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
                 ),
                 what=f"run {run.pk}: record the failure",
             )
-            retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
+            retry_transient(bump_runs_version, what=f"run {run.pk}: new data version")
             return
         if control.reason and control.reason != CANCELLED:
             note = f"{control.reason.removeprefix('not probed: ')}: the cells not probed by then failed"
@@ -348,7 +348,7 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
             retry_transient(
                 lambda: prune_scheduled_runs(target_id=run.target_id), what=f"run {run.pk}: prune scheduled runs"
             )
-    retry_transient(bump_data_version, what=f"run {run.pk}: new data version")
+    retry_transient(bump_runs_version, what=f"run {run.pk}: new data version")
 
 
 def _finish(run: ProbeRun) -> int:

@@ -15,7 +15,7 @@ import hashlib
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from common.pagecache import bump_data_version
+from common.pagecache import bump_runs_version
 
 from .models import ProbeResult, ProbeRun, ProbeTarget
 from .probes.identity import identity_from_exchanges
@@ -88,5 +88,5 @@ def store_uploaded_run(*, target: ProbeTarget, report: object, user, key: str = 
         if key and (found := replayed(target, key)) is not None:
             return found, False
         raise
-    bump_data_version()
+    bump_runs_version()
     return run, True

@@ -41,11 +41,30 @@ def run_scores(run_ids: list[int]) -> dict[int, interop.RunScore]:
     return {pk: score_of(found) for pk, found in run_cells(run_ids).items()}
 
 
+#: {(run id, created): score} of ended runs, per process: their results never change, so a target
+#: page after a new upload reads the new run's cells alone, not a 5,000-cell run's again.
+_ended_scores: dict[tuple, interop.RunScore] = {}
+ENDED_SCORES_KEPT = 1000
+
+
+def ended_run_scores(runs: list[ProbeRun]) -> dict[int, interop.RunScore]:
+    """run_scores of ended runs, reading only those not scored before in this process (one query
+    when any is new, none else)."""
+    keys = {run.pk: (run.pk, run.created) for run in runs}
+    missing = [pk for pk, key in keys.items() if key not in _ended_scores]
+    if missing:
+        if len(_ended_scores) + len(missing) > ENDED_SCORES_KEPT:
+            _ended_scores.clear()
+        for pk, score in run_scores(missing).items():
+            _ended_scores[keys[pk]] = score
+    return {pk: _ended_scores[key] for pk, key in keys.items()}
+
+
 def target_page(target: ProbeTarget) -> dict:
     """The target, its runs with their interop scores, and the score's trend over its ended runs."""
     runs = list(target.runs.select_related("started_by")[:50])
     ended = [run for run in runs if not run.active][:TREND_RUNS]
-    scores = run_scores([run.pk for run in ended])
+    scores = ended_run_scores(ended)
     for run in runs:
         run.score = scores.get(run.pk)
         run.conformance_line = _conformance_line(run)

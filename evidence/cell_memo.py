@@ -47,14 +47,10 @@ def _key(run_id: int, stamp: RunStamp) -> tuple:
     return (run_id, *stamp)
 
 
-def latest_cells(stamps: dict[int, RunStamp], load: Callable[[dict], list[ProbeCell]]) -> list[ProbeCell]:
-    """The cells of these runs, results by id then the conformance suite's per run, as one read
-    would give them; `load({run id: (target, status, built-in)})` reads the runs not read before."""
-    return latest(stamps, load).cells
-
-
 def latest(stamps: dict[int, RunStamp], load: Callable[[dict], list[ProbeCell]]) -> LatestCells:
-    """latest_cells, indexed; the same object while the runs are those of the last read."""
+    """The cells of these runs, results by id then the conformance suite's per run (as one read
+    would give them), indexed; `load({run id: (target, status, built-in)})` reads the runs not read
+    before. The same object while the runs are those of the last read."""
     global _cells, _latest
     keys = {run_id: _key(run_id, stamp) for run_id, stamp in stamps.items()}
     named = tuple(sorted(keys.values()))

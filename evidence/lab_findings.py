@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from common.beside_runs import kept_beside_runs
 from comparison.hostlab import catalogue, claims, matrix, predictions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.lab_models import FIXTURE_SERVER, HostObservation, HostReleases
@@ -36,6 +37,7 @@ def row_observations(anchors: Iterable[str]) -> list[dict[str, Any]]:
     ]
 
 
+@kept_beside_runs
 def model_partings() -> dict[str, Any]:
     """Every place a hand model parts from its host at the pinned version, and how many scenarios
     were compared, for the Disagreements page."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from common.beside_runs import kept_beside_runs
 from comparison.hostlab import claims, matrix
 from comparison.hosts.measured import LAB_KEY
 from comparison.lab_selectors import current_observations
@@ -17,6 +18,7 @@ from registers.core.vocabulary import LAB_ONLY_HOSTS
 NOT_IN_THE_REGISTER = "not in the register: from the lab"
 
 
+@kept_beside_runs
 def host_chips() -> dict[str, dict[str, tuple[str, str, str]]]:
     """{host: {feature: (chip, detail, version)}} of the lab-only hosts at their pinned versions."""
     rows = matrix.host_rows(current_observations(), [LAB_KEY[host] for host in LAB_ONLY_HOSTS])

@@ -23,6 +23,13 @@ def _anchor_filter(anchors: Iterable[str]) -> Q:
     return reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys or [""]))
 
 
+#: What the row page shows of a result (its exchanges and differences are read on its own page).
+SHOWN_FIELDS = (
+    "run_id", "scenario", "requested_revision", "negotiated_revision", "verdict", "anchors",
+    "run__status", "run__target__name",
+)  # fmt: skip
+
+
 def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResult]:
     """The latest probe results whose scenarios meet a register row's anchors."""
     wanted = list(anchors)
@@ -33,6 +40,7 @@ def row_probe_results(anchors: Iterable[str], limit: int = 20) -> list[ProbeResu
         .diagonal()
         .filter(ProbeRun.measured("run__"))
         .select_related("run__target")
+        .only(*SHOWN_FIELDS)
         .order_by("-id")[: limit * 5]
     )
     return [result for result in candidates if kinds.meet(set(wanted), set(result.anchors))][:limit]

@@ -4,19 +4,14 @@ matched to rows by their anchors, then comparison.core.evidence over them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import reduce
-from operator import or_
 
-from django.db.models import Q
-
-from comparison.anchors import kinds
 from comparison.anchors.row_anchors import TITLE
 from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes import conformance
-from comparison.selectors import latest_ended_run_stamps, latest_ended_run_targets
+from comparison.selectors import latest_ended_run_stamps
 from registers.core.vocabulary import HOSTS
 
 from . import cell_memo
@@ -28,21 +23,19 @@ COLUMNS = (
 
 def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.ProbeCell]:
     """The cells of the latest ended run of every target that is the dashboard's own measurement
-    (an uploaded run once accepted) (two queries); only those that meet `anchors` when given (none
-    for a row with no anchors). Every cell, asked for by the snapshot after each change, comes from
-    the runs read before (cell_memo) and the database only for the runs new since."""
+    (an uploaded run once accepted); only those that meet `anchors` when given (none for a row with
+    no anchors). One query for the latest runs; their cells come from the runs read before in this
+    process (cell_memo), and from the database (two queries) only for the runs new since."""
+    latest = cell_memo.latest(latest_ended_run_stamps(measured=True), cells_of_runs)
     if anchors is None:
-        return cell_memo.latest_cells(latest_ended_run_stamps(measured=True), cells_of_runs)
-    return cells_of_runs(latest_ended_run_targets(measured=True), anchors)
+        return latest.cells
+    _, positions = latest.meeting(anchors)
+    return [latest.cells[i] for i in positions]
 
 
-def cells_of_runs(runs: dict[int, tuple[str, str, bool]], anchors: Iterable[str] | None = None) -> list:
-    """The cells of these runs (two queries), only those meeting `anchors` when given."""
+def cells_of_runs(runs: dict[int, tuple[str, str, bool]]) -> list:
+    """The cells of these runs (two queries)."""
     results = ProbeResult.objects.filter(run_id__in=list(runs)).diagonal().exclude(anchors_key="")
-    if anchors is not None:
-        # A row with no anchors still asks (for no key), so every row page costs the same queries.
-        keys = sorted(kinds.all_keys(anchors)) or [""]
-        results = results.filter(reduce(or_, (Q(anchors_key__contains=f",{key},") for key in keys)))
     cells = []
     for pk, run_id, scenario, revision, declared, views, interop_, verdict, family, seen in results.order_by(
         "id"
@@ -66,9 +59,6 @@ def cells_of_runs(runs: dict[int, tuple[str, str, bool]], anchors: Iterable[str]
             )
         )
     cells += _suite_cells(runs)
-    if anchors is not None:  # the LIKEs find a superset: two properties of one definition share it
-        wanted = frozenset(anchors)
-        cells = [cell for cell in cells if kinds.met(wanted, cell.anchor_set)]
     return cells
 
 

@@ -9,9 +9,11 @@ reads no row it does not show.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 
-from common.pagecache import data_version
+from common.beside_runs import kept_beside_runs
+from common.pagecache import data_version, data_versions
 from comparison.core.evidence import row_verdict
 from evidence import lab_states, row_evidence
 
@@ -64,23 +66,29 @@ class Snapshot:
     facts: list
     register_titles: list[tuple[str, str]]
     disagreements: list[Disagreement] = field(default_factory=list)
+    #: A digest of what the runs decide in it (each row's evidence verdict, the disagreements).
+    runs_digest: str = ""
 
 
 #: One snapshot per process, for the data version it was read at.
 _memo: dict[str, Snapshot] = {}
 
 
-def snapshot() -> Snapshot:
+def listing_version() -> str:
+    """What the listings (row list, matrix, Disagreements) are keyed by in place of the data
+    version: everything but the runs, and what the runs decide in the snapshot. A stored run or
+    upload that changes no row's evidence leaves every listing's cached copy good."""
+    version, beside_runs = data_versions()
+    return f"{beside_runs[:12]}{snapshot(version).runs_digest}"
+
+
+def snapshot(version: str | None = None) -> Snapshot:
     """Every row's facts in display order and the registers' titles, read once per data version."""
-    version = data_version()
+    version = version or data_version()
     if version not in _memo:
-        columns = (*FACT_COLUMNS, *EVIDENCE_COLUMNS, *SHOWN_COLUMNS)
-        rows = list(Row.objects.order_by("register__title", "order").values_list(*columns))
-        titles = list(Register.objects.order_by("title").values_list("slug", "title"))
+        rows, titles, measured = _read_beside_runs()
         found = row_evidence.evidence_of_rows([_evidence_input(values) for values in rows])
         verdicts = {row_id: row_verdict(items) for row_id, items in found.items()}
-        # The hosts no register has a column for are stated by the lab, from what each row is about.
-        measured = lab_states.states_of_rows((values[0], values[len(FACT_COLUMNS)]) for values in rows)
         facts = [
             _facts(values[: len(FACT_COLUMNS)], verdicts.get(values[1], "untested"), measured.get(values[0], {}))
             for values in rows
@@ -90,9 +98,22 @@ def snapshot() -> Snapshot:
             for values in rows
             for item in disagreements_of(values[2], values[-1], values[1], values[-2], found.get(values[1], []))
         ]
+        digest = hashlib.blake2b(repr(([item.evidence for item in facts], contradicted)).encode(), digest_size=8)
         _memo.clear()
-        _memo[version] = Snapshot(facts, titles, contradicted)
+        _memo[version] = Snapshot(facts, titles, contradicted, digest.hexdigest())
     return _memo[version]
+
+
+@kept_beside_runs
+def _read_beside_runs() -> tuple[list, list, dict]:
+    """(every row's columns, the registers' titles, {row pk: {lab-only host: state}}): none of it
+    changes with a stored run, so a team's uploads cost the next snapshot its evidence alone."""
+    columns = (*FACT_COLUMNS, *EVIDENCE_COLUMNS, *SHOWN_COLUMNS)
+    rows = list(Row.objects.order_by("register__title", "order").values_list(*columns))
+    titles = list(Register.objects.order_by("title").values_list("slug", "title"))
+    # The hosts no register has a column for are stated by the lab, from what each row is about.
+    measured = lab_states.states_of_rows((values[0], values[len(FACT_COLUMNS)]) for values in rows)
+    return rows, titles, measured
 
 
 def _evidence_input(values: tuple) -> tuple:

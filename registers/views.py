@@ -24,6 +24,10 @@ from .core import glossary as glossary_terms
 from .models import Register
 
 
+def _listing_version(request, *args, **kwargs) -> str:
+    return filters.listing_version()
+
+
 def _rows(request: HtmxHttpRequest, template: str) -> TemplateResponse:
     """A page of filtered rows (list or matrix); htmx gets the page's `results` partial, and a
     filter change pushes the canonical URL of the new state (defaults left out)."""
@@ -35,13 +39,13 @@ def _rows(request: HtmxHttpRequest, template: str) -> TemplateResponse:
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=_listing_version)
 def row_list(request: HtmxHttpRequest) -> TemplateResponse:
     return _rows(request, "registers/row_list.html")
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=_listing_version)
 def matrix(request: HtmxHttpRequest) -> TemplateResponse:
     return _rows(request, "registers/matrix.html")
 
@@ -96,7 +100,7 @@ def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> HttpResponse
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=_listing_version)
 def disagreements(request: HtmxHttpRequest):
     """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
     fmt = request.GET.get("format", "")

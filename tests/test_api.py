@@ -191,6 +191,7 @@ def test_detail_endpoints_keep_their_queries_whatever_the_object(loaded, client)
     target, run = loaded
     load_registers([TEST_DATA / "promises.md"])
     results = list(run.results.values_list("pk", flat=True))
+    client.get("/api/v1/rows/CT-01/")  # the latest runs' cells are read once per process: read them first
     for one, other in (
         ("/api/v1/registers/evidence/", "/api/v1/registers/promises/"),
         ("/api/v1/rows/CT-03/", "/api/v1/rows/PR-01/"),

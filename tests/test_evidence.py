@@ -142,13 +142,14 @@ def test_the_disagreements_page_lists_every_contradicted_claim(claims, client):
 def test_a_probe_run_adds_its_cells_and_keeps_the_queries_constant(claims, client):
     target = ensure_builtin_target()
     start_run(target=target, revisions=["2025-06-18"], scenarios=["audio", "text"])
+    # Each page is measured first after its run: both read that run's cells, once per process.
+    with CaptureQueriesContext(connection) as one_run:
+        client.get("/disagreements/?one")
     html = client.get("/registers/evidence/CT-03/").content.decode()
     row = re.search(r'<tr data-host="opencode-v1">(.*?)</tr>', html, re.S).group(1)
     assert "via built-in fixture (stdio)" in row
     assert "audio @ 2025-06-18" in row
     assert '<a href="/probes/results/' in row
-    with CaptureQueriesContext(connection) as one_run:
-        client.get("/disagreements/?one")
     start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=["audio", "text", "image"])
     with CaptureQueriesContext(connection) as two_runs:
         client.get("/disagreements/?two")
