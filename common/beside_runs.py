@@ -23,3 +23,9 @@ def kept_beside_runs[T](read: Callable[[], T]) -> Callable[[], T]:
         return kept[token]
 
     return wrapper
+
+
+def beside_runs_version(request, *args, **kwargs) -> str:
+    """`cached_page(version=…)` of a page that reads no run (a register's page, the Hosts pages):
+    its cached copy outlives other targets' runs and uploads."""
+    return data_versions()[1]

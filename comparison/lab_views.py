@@ -14,6 +14,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from common.beside_runs import beside_runs_version
 from common.http import HtmxHttpRequest, int_param, partial
 from common.pagecache import cached_page
 
@@ -31,7 +32,7 @@ def _found(value):
 
 
 @require_safe
-@cached_page(users_share=True, varies_with=lab_selectors.install_state)
+@cached_page(users_share=True, varies_with=lab_selectors.install_state, version=beside_runs_version)
 def hosts_matrix(request: HtmxHttpRequest) -> TemplateResponse:
     hosts = [key for key in request.GET.getlist("host") if key in ADAPTERS]
     context = lab_selectors.matrix_page(hosts, request.GET.get("chip", ""))
@@ -39,19 +40,19 @@ def hosts_matrix(request: HtmxHttpRequest) -> TemplateResponse:
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=beside_runs_version)
 def host_detail(request: HtmxHttpRequest, key: str) -> TemplateResponse:
     return TemplateResponse(request, "comparison/hostlab/host.html", _found(lab_selectors.host_page(key)))
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=beside_runs_version)
 def feature_detail(request: HtmxHttpRequest, feature: str) -> TemplateResponse:
     return TemplateResponse(request, "comparison/hostlab/feature.html", _found(lab_selectors.feature_page(feature)))
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=beside_runs_version)
 def compare_hosts(request: HtmxHttpRequest) -> TemplateResponse:
     a, b = request.GET.get("a", ""), request.GET.get("b", "")
     context = lab_selectors.compare_page(a, b) or {"problem": "Choose two different hosts.", "a": a, "b": b}

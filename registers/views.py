@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_POST, require_safe
 
+from common.beside_runs import beside_runs_version
 from common.busy import expensive
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
@@ -51,13 +52,13 @@ def matrix(request: HtmxHttpRequest) -> TemplateResponse:
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=beside_runs_version)
 def register_list(request: HtmxHttpRequest) -> TemplateResponse:
     return TemplateResponse(request, "registers/register_list.html", {"registers": selectors.register_list()})
 
 
 @require_safe
-@cached_page(users_share=True)
+@cached_page(users_share=True, version=beside_runs_version)
 def register_detail(request: HtmxHttpRequest, slug: str) -> TemplateResponse:
     context = selectors.register_page(slug, request.GET.get("page"))
     context["can_verify"] = request.user.has_perm("registers.verify_citations")

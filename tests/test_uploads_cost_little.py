@@ -109,3 +109,21 @@ def test_an_export_of_ended_runs_is_kept_across_other_runs_and_an_active_run_is_
     ProbeRun.objects.filter(pk=b.pk).update(status=ProbeRun.RUNNING)
     for url, page in first.items():
         assert visitor.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 200, f"{url}: {b.pk} is active"
+
+
+def test_pages_that_read_no_run_are_kept_across_runs_and_change_with_their_data(loaded):
+    from django.core.management import call_command
+
+    from tests.conftest import LAB_SNAPSHOT
+
+    call_command("host_lab", "--load-snapshot", str(LAB_SNAPSHOT))
+    target = ensure_builtin_target()
+    urls = ("/registers/", "/registers/tools/", "/hosts/", "/hosts/codex/", "/hosts/compare/?a=codex&b=claude-code")
+    visitor = Client()
+    first = {url: visitor.get(url) for url in urls}
+    start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    for url, page in first.items():
+        assert visitor.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304, url
+    Row.objects.filter(register__slug="tools").first().save()
+    for url, page in first.items():
+        assert visitor.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 200, f"{url}: a row saved is new data"
