@@ -15,6 +15,7 @@ files): an upgrade that changes pages but not data served the old pages for up t
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import uuid
 from collections.abc import Iterable
@@ -24,9 +25,11 @@ from functools import wraps
 from pathlib import Path
 
 import django
+from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -50,11 +53,13 @@ CODE_SUFFIXES = frozenset({".py", ".html", ".css", ".js", ".svg", ".json", ".md"
 KEPT_HEADERS = ("Content-Type", "HX-Push-Url", "Content-Language")
 
 
-#: The data version's two rows (tokens). ALL changes on every write that changes a page;
-#: BESIDE_RUNS on every such write but those of probe runs and their results alone (a run or an
-#: upload stored), so what reads no run (the registers' rows, the lab's chips) outlives a team's CI
-#: uploads. A write that does not say it touched runs alone changes both.
-ALL, BESIDE_RUNS = 1, 2
+#: The data version's rows (tokens). ALL changes on every write that changes a page; BESIDE_RUNS
+#: on every such write but those of probe runs and their results alone (a run or an upload
+#: stored), so what reads no run (the registers' rows, the lab's chips) outlives a team's CI
+#: uploads; a write that does not say it touched runs alone changes both. PERMISSIONS changes when
+#: a user's or a group's permissions do (the permission profiles are kept per process by it).
+ALL, BESIDE_RUNS, PERMISSIONS = 1, 2, 3
+TOKENS = (ALL, BESIDE_RUNS, PERMISSIONS)
 
 
 def data_version() -> str:
@@ -62,33 +67,51 @@ def data_version() -> str:
 
 
 #: The tokens a cached page's request read first: what it renders reads them again for free.
-_held: ContextVar[tuple[str, str] | None] = ContextVar("data_versions", default=None)
+_held: ContextVar[dict[int, str] | None] = ContextVar("data_versions", default=None)
 
 
-def data_versions() -> tuple[str, str]:
-    """(ALL's token, BESIDE_RUNS's token), in one query (none inside a cached page's request)."""
+def _tokens() -> dict[int, str]:
+    """{row: token} of every row, in one query (none inside a cached page's request)."""
     held = _held.get()
     if held is not None:
         return held
-    found = dict(DataVersion.objects.filter(pk__in=(ALL, BESIDE_RUNS)).values_list("pk", "token"))
-    if ALL not in found or BESIDE_RUNS not in found:
-        token = bump_data_version()
-        return token, token
-    return found[ALL], found[BESIDE_RUNS]
+    found = dict(DataVersion.objects.filter(pk__in=TOKENS).values_list("pk", "token"))
+    if len(found) < len(TOKENS):
+        _create_missing(uuid.uuid4().hex)
+        found = dict(DataVersion.objects.filter(pk__in=TOKENS).values_list("pk", "token"))
+    return found
+
+
+def _create_missing(token: str) -> None:
+    for pk in TOKENS:
+        try:
+            with transaction.atomic():
+                DataVersion.objects.get_or_create(pk=pk, defaults={"token": token})
+        except IntegrityError:  # another process created it first
+            pass
+
+
+def data_versions() -> tuple[str, str]:
+    """(ALL's token, BESIDE_RUNS's token)."""
+    tokens = _tokens()
+    return tokens[ALL], tokens[BESIDE_RUNS]
 
 
 def bump_data_version(*, runs_only: bool = False) -> str:
     """A new token: every cached page and ETag from before is stale (with `runs_only`, a change of
     probe runs or results alone, what reads no run stays fresh)."""
+    return _bump((ALL,) if runs_only else (ALL, BESIDE_RUNS))
+
+
+def bump_permissions_version() -> str:
+    """A user's or a group's permissions changed: every permission profile is worked out again."""
+    return _bump((PERMISSIONS,))
+
+
+def _bump(rows: tuple[int, ...]) -> str:
     token = uuid.uuid4().hex
-    rows = (ALL,) if runs_only else (ALL, BESIDE_RUNS)
     if DataVersion.objects.filter(pk__in=rows).update(token=token) < len(rows):
-        for pk in (ALL, BESIDE_RUNS):
-            try:
-                with transaction.atomic():
-                    DataVersion.objects.get_or_create(pk=pk, defaults={"token": token})
-            except IntegrityError:  # another process created it first
-                pass
+        _create_missing(token)
         DataVersion.objects.filter(pk__in=rows).update(token=token)
     return token
 
@@ -98,13 +121,21 @@ def bump_runs_version() -> str:
     return bump_data_version(runs_only=True)
 
 
+#: Folders below the code roots that hold no page code: installed packages (the host lab's
+#: node_modules alone is 15,000 files, which made every new server process take seconds).
+NOT_PAGE_FOLDERS = frozenset({"node_modules", "__pycache__"})
+
+
 def code_digest(roots: Iterable[Path]) -> str:
     """A digest of every code, template and static file below `roots` (paths and contents)."""
     digest = hashlib.blake2b(django.get_version().encode(), digest_size=8)
     for root in roots:
-        for path in sorted(root.rglob("*")):
-            if path.suffix in CODE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
-                digest.update(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = sorted(name for name in subfolders if name not in NOT_PAGE_FOLDERS)
+            for name in sorted(files):
+                path = Path(folder) / name
+                if path.suffix in CODE_SUFFIXES and path.is_file():
+                    digest.update(str(path.relative_to(root.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -125,14 +156,52 @@ CSRF_MARK = "mcp-compare-csrf-token"
 CSRF_INPUT = re.compile(rb'(<input type="hidden" name="csrfmiddlewaretoken" value=")[^"]*(")')
 
 
+#: {(user id, active, superuser, staff, PERMISSIONS token): profile}, per process.
+_profiles: dict[tuple, str] = {}
+PROFILES_KEPT = 1000
+
+
 def permission_profile(user) -> str:
     """Who may see the same copy of a page: users holding the same permissions and staff status (a
-    superuser holds every permission). Their names, navigation and tokens are put back per request."""
-    return _digest(*sorted(user.get_all_permissions()), f"staff={user.is_staff}", f"superuser={user.is_superuser}")
+    superuser holds every permission). Their names, navigation and tokens are put back per request.
+    Read once per process until a permission changes (one query: the user's own permissions and
+    their groups'; a superuser's are all, unread)."""
+    key = (user.pk, user.is_active, user.is_superuser, user.is_staff, _tokens()[PERMISSIONS])
+    if key not in _profiles:
+        if len(_profiles) >= PROFILES_KEPT:
+            _profiles.clear()
+        _profiles[key] = _read_profile(user)
+    return _profiles[key]
 
 
-def user_nav(request) -> str:
-    return render_to_string("_user_nav.html", {"user": request.user}, request=request)
+def _read_profile(user) -> str:
+    if user.is_active and user.is_superuser:
+        return _digest("superuser")
+    held = set()
+    if user.is_active:
+        held = set(
+            Permission.objects.filter(Q(user=user) | Q(group__user=user))
+            .values_list("content_type__app_label", "codename")
+            .distinct()
+        )
+    return _digest(*sorted(f"{app}.{codename}" for app, codename in held), f"staff={user.is_staff}")
+
+
+#: {(user id, name, staff): the navigation with a CSRF mark}, per process: rendered once per user.
+_navs: dict[tuple, bytes] = {}
+NAVS_KEPT = 1000
+
+
+def user_nav(request) -> bytes:
+    """The user's part of the navigation, with a CSRF mark in its form (put back by _for_user)."""
+    user = request.user
+    key = (user.pk, user.get_username(), user.is_staff)
+    if key not in _navs:
+        if len(_navs) >= NAVS_KEPT:
+            _navs.clear()
+        rendered = render_to_string("_user_nav.html", {"user": user}, request=request).encode()
+        _navs[key] = CSRF_INPUT.sub(rb"\g<1>" + CSRF_MARK.encode() + rb"\g<2>", rendered)
+    return _navs[key]
 
 
 def cached_page(view=None, *, users_share: bool = False, varies_with=None, version=None):
@@ -150,7 +219,7 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None, versi
     def wrapper(request, *args, **kwargs):
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
-        holding = _held.set(data_versions())
+        holding = _held.set(_tokens())
         try:
             return serve(request, *args, **kwargs)
         finally:
@@ -205,8 +274,8 @@ def _for_user(request, content: bytes, audience: str) -> bytes:
     """A shared copy with this user's CSRF tokens and navigation in place of its marks."""
     if not audience.startswith("users-"):
         return content
+    if USER_NAV_MARK.encode() in content:
+        content = content.replace(USER_NAV_MARK.encode(), user_nav(request), 1)
     if CSRF_MARK.encode() in content:
         content = content.replace(CSRF_MARK.encode(), get_token(request).encode())
-    if USER_NAV_MARK.encode() not in content:
-        return content
-    return content.replace(USER_NAV_MARK.encode(), user_nav(request).encode(), 1)
+    return content

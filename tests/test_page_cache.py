@@ -195,6 +195,22 @@ def test_the_code_version_follows_every_template_and_module(tmp_path):
     assert code_digest([tmp_path / "templates"]) != first
 
 
+def test_the_code_version_reads_no_installed_package(tmp_path):
+    """The host lab's node_modules (15,000 files) made each new server process read for seconds
+    before its first cached page (issue 53)."""
+    from common.pagecache import code_digest
+
+    installed = tmp_path / "hostlab" / "node" / "node_modules" / "a-package"
+    installed.mkdir(parents=True)
+    (tmp_path / "hostlab" / "node" / "package.json").write_text("{}", encoding="utf-8")
+    (installed / "index.js").write_text("old", encoding="utf-8")
+    first = code_digest([tmp_path / "hostlab"])
+    (installed / "index.js").write_text("new", encoding="utf-8")
+    assert code_digest([tmp_path / "hostlab"]) == first
+    (tmp_path / "hostlab" / "node" / "package.json").write_text('{"a": 1}', encoding="utf-8")
+    assert code_digest([tmp_path / "hostlab"]) != first, "the lab's own package file is code"
+
+
 def test_the_code_version_reads_every_package_that_makes_a_page():
     """A package missing from the code roots serves pages cached by its old code after a change
     (the project and the evidence layer were, once they moved out of the apps)."""

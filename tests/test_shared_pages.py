@@ -136,3 +136,25 @@ def test_a_change_is_seen_by_the_next_request_of_a_visitor_and_of_a_user(team):
     row.save()
     for client in (user, visitor):
         assert "A title changed" in client.get(url).content.decode()
+
+
+def test_a_permission_granted_or_taken_is_seen_by_the_users_next_request(team):
+    """The permission profiles are kept per process: a grant, a group joined and a revocation are
+    each seen at once, by every process (the data version's permissions token)."""
+    from django.contrib.auth.models import Group
+
+    url, form = "/registers/tools/", 'action="/registers/tools/verify/"'
+    plain = logged_in("plain")
+    assert form not in plain.get(url).content.decode()
+    user = User.objects.get(username="plain")
+    verify = Permission.objects.get(content_type__app_label="registers", codename="verify_citations")
+    user.user_permissions.add(verify)
+    assert form in plain.get(url).content.decode(), "a grant is seen at once"
+    user.user_permissions.remove(verify)
+    assert form not in plain.get(url).content.decode(), "a revocation is seen at once"
+    group = Group.objects.create(name="verifiers")
+    group.permissions.add(verify)
+    user.groups.add(group)
+    assert form in plain.get(url).content.decode(), "a group joined is seen at once"
+    group.permissions.remove(verify)
+    assert form not in plain.get(url).content.decode(), "a group's permission taken is seen at once"
