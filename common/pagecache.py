@@ -204,6 +204,10 @@ def user_nav(request) -> bytes:
     return _navs[key]
 
 
+#: What a `cached_page` version returns for a request it does not cache.
+NOT_CACHED = object()
+
+
 def cached_page(view=None, *, users_share: bool = False, varies_with=None, version=None):
     """Serve a GET view from the cache for visitors, and answer If-None-Match with 304. With
     `users_share` (pages whose content is the same for every user but the navigation: the row list
@@ -211,7 +215,8 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None, versi
     per request: without it a team's load was rendered anew for every request. `varies_with`, a
     callable, names state outside the database that the page shows too. `version(request, *args,
     **kwargs)` keys the page in place of the data version: a narrower one for a page that reads part
-    of the data (it must change whenever what the page shows does; None: the data version)."""
+    of the data (it must change whenever what the page shows does; None: the data version;
+    NOT_CACHED: this request is served as if the view were not decorated)."""
     if view is None:
         return lambda inner: cached_page(inner, users_share=users_share, varies_with=varies_with, version=version)
 
@@ -227,6 +232,8 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None, versi
 
     def serve(request, *args, **kwargs):
         narrower = version(request, *args, **kwargs) if version is not None else None
+        if narrower is NOT_CACHED:
+            return view(request, *args, **kwargs)
         key_version = f"{code_version()[:8]}{narrower or data_version()}"
         if varies_with is not None:
             # State a page shows that is not data (which hosts are installed here) keys it too.

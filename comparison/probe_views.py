@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from common.busy import expensive
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
-from common.pagecache import cached_page
+from common.pagecache import NOT_CACHED, cached_page
 
 from . import compare_selectors, exports, grid_selectors, interop_selectors, lab_selectors, result_selectors, selectors
 from .core import failures, grid_reports, reports
@@ -103,9 +103,10 @@ def run_detail(request: HtmxHttpRequest, pk: int):
 GRID_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8", "md": "text/markdown; charset=utf-8"}
 
 
-def _export_version(request, pk: int | None = None) -> str | None:
-    """An export of stored runs is made from them alone (the pages list other runs to choose)."""
-    return stored_runs_version(request, pk) if request.GET.get("format") else None
+def _export_version(request, pk: int | None = None):
+    """An export of stored runs is made from them alone; the pages, which list other runs to
+    choose from, are not cached (as before)."""
+    return stored_runs_version(request, pk) if request.GET.get("format") else NOT_CACHED
 
 
 @require_safe

@@ -18,7 +18,7 @@ RUN_PARAMETERS = ("run", "against")
 
 def stored_runs_version(request, pk: int | None = None) -> str | None:
     """The version of a page about run `pk` and the runs its query names; None (the data version)
-    when one of them is active or none is named."""
+    when one of them is active or missing, or none is named."""
     ids = {pk} if pk is not None else set()
     for name in RUN_PARAMETERS:
         ids.update(found for found in map(int_param, request.GET.getlist(name)) if found is not None)
@@ -29,7 +29,7 @@ def stored_runs_version(request, pk: int | None = None) -> str | None:
         .order_by("pk")
         .values_list("pk", "created", "status", "accepted_at", "target__name")
     )
-    if any(status in ProbeRun.ACTIVE for _, _, status, _, _ in stamps):
-        return None
+    if len(stamps) != len(ids) or any(status in ProbeRun.ACTIVE for _, _, status, _, _ in stamps):
+        return None  # a run not there yet (its id may come) or still active: the data version
     digest = hashlib.blake2b(repr(stamps).encode(), digest_size=10).hexdigest()
     return f"{data_versions()[1][:12]}{digest}"

@@ -127,3 +127,21 @@ def test_pages_that_read_no_run_are_kept_across_runs_and_change_with_their_data(
     Row.objects.filter(register__slug="tools").first().save()
     for url, page in first.items():
         assert visitor.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 200, f"{url}: a row saved is new data"
+
+
+def test_the_pages_that_list_runs_to_choose_and_a_missing_run_are_never_kept_by_run(db):
+    """The compare and grid pages list the latest runs to choose from: they are not cached by the
+    runs they name; an export naming a run not there yet is keyed by the data version."""
+    target = ensure_builtin_target()
+    a = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    visitor = Client()
+    assert visitor.get(f"/probes/compare/?run={a.pk}").status_code == 200
+    b = start_run(target=target, revisions=["2025-06-18"], scenarios=["audio"])
+    assert f"#{b.pk}" in visitor.get(f"/probes/compare/?run={a.pk}").content.decode(), "the picker shows the new run"
+    from django.test import RequestFactory
+
+    from comparison.stored_inputs import stored_runs_version
+
+    named = RequestFactory().get("/", {"run": [a.pk, b.pk]})
+    assert stored_runs_version(named), "two ended runs: keyed by them"
+    assert stored_runs_version(RequestFactory().get("/", {"run": [a.pk, b.pk + 1000]})) is None, "one not there yet"
