@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db.models import Max, Subquery
 
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
@@ -119,14 +120,19 @@ def latest_ended_run_targets(*, measured: bool = False) -> dict[int, tuple[str, 
 def latest_ended_run_stamps(measured: bool = False) -> dict[int, tuple[str, str, bool, str]]:
     """latest_ended_run_targets with each run's creation time: an ended run's results never change,
     and the id with its time names them for good (an id can come back after a rolled-back run)."""
-    latest: dict[int, tuple[int, str, str, bool, str]] = {}
     ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
     if measured:
         ended = ended.filter(ProbeRun.measured())
-    columns = ("pk", "target_id", "target__name", "status", "target__builtin", "created")
-    for pk, target_id, name, status, builtin, created in ended.order_by("pk").values_list(*columns):
-        latest[target_id] = (pk, name, status, builtin, created.isoformat() if created else "")
-    return {pk: (name, status, builtin, created) for pk, name, status, builtin, created in latest.values()}
+    # The newest per target worked out by the database: every ended run read into Python was 47 ms
+    # a request at 10,000 runs and 375 ms at 50,000 (two days of a CI upload every 3 s).
+    newest = ended.order_by().values("target_id").annotate(newest=Max("pk")).values("newest")
+    columns = ("pk", "target__name", "status", "target__builtin", "created")
+    return {
+        pk: (name, status, builtin, created.isoformat() if created else "")
+        for pk, name, status, builtin, created in ProbeRun.objects.filter(pk__in=Subquery(newest))
+        .order_by("pk")
+        .values_list(*columns)
+    }
 
 
 def latest_ended_runs(*, measured: bool = False) -> dict[int, tuple[str, str]]:
