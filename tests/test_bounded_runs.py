@@ -239,3 +239,29 @@ def test_the_tree_never_includes_the_process_that_ends_it_or_its_ancestors():
         assert child.returncode is not None
     finally:
         os.environ.pop(process_tree.MARK_NAME)
+
+
+def test_a_group_that_ignores_sigterm_is_ended_with_every_member():
+    """process_tree.end_group, the one ender of a child leading its own group (issue 54: it was
+    written four times): a leader and a member that both ignore SIGTERM are killed and reaped."""
+    import subprocess
+
+    ignoring = "import signal, subprocess, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+    member = ignoring + "time.sleep(60)"
+    leader = subprocess.Popen(
+        [sys.executable, "-c", ignoring + f"subprocess.Popen([sys.executable, '-c', {member!r}]); time.sleep(60)"],
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 10
+    while len(process_tree.members(leader.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    members = process_tree.members(leader.pid)
+    assert len(members) == 2, members
+    started = time.monotonic()
+    process_tree.end_group(leader, wait=0.5)
+    assert leader.returncode is not None, "the leader is reaped"
+    deadline = time.monotonic() + 5
+    while process_tree.members(leader.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process_tree.members(leader.pid) == set(), "no member outlives the group's end"
+    assert time.monotonic() - started < 5

@@ -21,10 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..probes.process_tree import end_group
 from .adapters import ADAPTERS
 from .install import NODE_MODULES
 from .lab import binary_path
-from .runner import _end_group, run
+from .runner import run
 
 SUITE_VERSION = "0.2.0-alpha.12"
 SUITE_BIN = NODE_MODULES / ".bin" / "conformance"
@@ -96,7 +97,7 @@ def run_scenario(host: str, scenario: str, timeout: float = SCENARIO_SECONDS) ->
         except subprocess.TimeoutExpired:
             error = f"the suite took longer than {timeout:.0f} s"
         finally:
-            _end_group(process)
+            end_group(process)
         found = read_checks(Path(out)).get(scenario) or {"outcome": NOT_MEASURED, "checks": []}
         client = "\n".join(p.read_text(errors="replace")[-4000:] for p in Path(out).rglob("stdout.txt"))
     if not found["checks"] and not error:

@@ -11,7 +11,6 @@ import base64
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..probes.process_tree import end_group
 from .adapters.opencode import QUIET_ENV, opencode_config
 from .chat_fake_model import FakeModel
 from .install import OPENCODE_BIN
@@ -163,19 +163,7 @@ class OpencodeHost:
         """End serve and everything it started (its MCP server runs in its process group), the fake
         model, and remove the working folder. Safe to call more than once."""
         if self.process is not None:
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                try:
-                    os.killpg(self.process.pid, sig)
-                except ProcessLookupError:
-                    break
-                try:
-                    self.process.wait(timeout=10)
-                    os.killpg(self.process.pid, 0)  # anything of the group still there gets SIGKILL
-                except subprocess.TimeoutExpired:
-                    continue
-                except ProcessLookupError:
-                    break
-            self.process.poll()
+            end_group(self.process, wait=10)
         self.model.__exit__()
         shutil.rmtree(self.workdir, ignore_errors=True)
 

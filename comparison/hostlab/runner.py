@@ -8,7 +8,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..probes.process_tree import end_group
 from .adapters.base import Adapter, Context
 from .egress_trap import EgressTrap, proxy_environment
 from .fake_model import FakeModel, Script
@@ -48,22 +48,6 @@ class RunRecord:
     connects: list[str] = field(default_factory=list)
     home: str = ""  # the run's own folder (removed after): every process of the run names it
     starts: int = 1  # how often the host was started for this run (Adapter.starts)
-
-
-def _end_group(process: subprocess.Popen) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            break
-        try:
-            process.wait(timeout=5)
-            os.killpg(process.pid, 0)
-        except subprocess.TimeoutExpired:
-            continue
-        except ProcessLookupError:
-            break
-    process.poll()
 
 
 def _turn(recorded) -> dict[str, Any]:
@@ -199,9 +183,9 @@ def run(
                 out, err = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
-                _end_group(process)
+                end_group(process)
                 out, err = process.communicate(timeout=10)
-            _end_group(process)
+            end_group(process)
             seconds = time.monotonic() - started
             return RunRecord(
                 host=adapter.key,

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from .child_env import child_environment
+from .process_tree import end_group
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 LAUNCHER = Path(__file__).resolve().parent / "fixture_launch.py"
@@ -67,15 +68,7 @@ def ensure() -> str:
 
 
 def _stop(process: subprocess.Popen, folder: str) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(process.pid, sig)
-            process.wait(timeout=5)
-            break
-        except ProcessLookupError:
-            break
-        except subprocess.TimeoutExpired:
-            continue
+    end_group(process)
     try:
         os.unlink(os.path.join(folder, "fork.sock"))
         os.rmdir(folder)

@@ -90,6 +90,26 @@ def _signal_all(pids: set[int], sig: signal.Signals) -> None:
             os.kill(pid, sig)
 
 
+def end_group(process: subprocess.Popen, *, wait: float = 5.0) -> None:
+    """SIGTERM to the process group a child leads (started with a session of its own), up to
+    `wait` seconds for it, then SIGKILL while any member is left; the child is reaped. For children
+    whose descendants stay in their group (a fork server, a host, opencode serve); `end_tree` also
+    finds those that left it."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=wait)
+            os.killpg(process.pid, 0)  # a member still there gets the next signal
+        except subprocess.TimeoutExpired:
+            continue
+        except ProcessLookupError:
+            break
+    process.poll()
+
+
 def end_tree(
     process: subprocess.Popen, mark: dict[str, str] | None = None, *, grace: float = 2.0, reap: float = 5.0
 ) -> int:
