@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
-from .pagecache import data_versions
+from common.pagecache import data_versions
 
 
 def kept_beside_runs[T](read: Callable[[], T]) -> Callable[[], T]:

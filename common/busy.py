@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
-from .slots import slot
+from common.slots import slot
 
 
 def busy_response(request) -> HttpResponse:

@@ -11,7 +11,7 @@ from django.core.paginator import InvalidPage, Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django_htmx.middleware import HtmxDetails
 
-from .path_ids import MAX_PK
+from common.path_ids import MAX_PK
 
 
 class HtmxHttpRequest(HttpRequest):

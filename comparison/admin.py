@@ -3,13 +3,12 @@ from django.contrib import admin, messages
 from django.utils import timezone
 
 from common.pagecache import bump_runs_version
+from comparison import tasks, token_admin  # noqa: F401 - registers the token admin
+from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
+from comparison.probes.scenarios import SUITES, suite
+from comparison.probes.secrets import display_command, display_url
+from comparison.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 from registers.core.vocabulary import REVISIONS
-
-from . import tasks, token_admin  # noqa: F401 - registers the token admin
-from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes.scenarios import SUITES, suite
-from .probes.secrets import display_command, display_url
-from .target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 
 SECRET_FIELDS = ("headers", "upstream_headers", "env")
 #: Argument lists whose credential-looking values (`--token X`, `KEY=X`) the form shows masked.

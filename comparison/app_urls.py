@@ -3,8 +3,7 @@
 from django.urls import path
 
 from common import path_ids  # noqa: F401  (registers the <pk:…> converter)
-
-from . import lab_views, probe_views, views
+from comparison import lab_views, probe_views, views
 
 app_name = "comparison"
 

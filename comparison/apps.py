@@ -21,7 +21,7 @@ class ComparisonConfig(AppConfig):
     def ready(self) -> None:
         # Row pages and exports show probe results and host observations: a saved result or
         # observation, or a run that changes status, is new data for them.
-        from . import models
+        from comparison import models
 
         # A schedule is shown on its target's page (a cached page): its edits are new data too.
         for model in (models.ProbeTarget, models.HostObservation, models.ProbeSchedule):

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from django.http import Http404
 
+from comparison.core import charts, failures
+from comparison.models import ProbeResult, ProbeRun
+from comparison.probes import multicompare
+from comparison.probes.result_shape import repaired
+from comparison.probes.scenarios import SUITES, suite
 from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, PROBE_VERDICTS, SCORED_HOSTS
-
-from .core import charts, failures
-from .models import ProbeResult, ProbeRun
-from .probes import multicompare
-from .probes.result_shape import repaired
-from .probes.scenarios import SUITES, suite
 
 MAX_COMPARED_RUNS = 8
 #: Each scenario's title by key, across every suite: the cells are named as the run page names them.

@@ -7,12 +7,11 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 
 from common.http import export_policy
+from comparison.core import reports
+from comparison.core.charts import Chart
+from comparison.probes.multicompare import Comparison
 from registers.core import linking
 from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS
-
-from .core import reports
-from .core.charts import Chart
-from .probes.multicompare import Comparison
 
 COMPARISON_FORMATS = {
     "md": "text/markdown; charset=utf-8",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import charts
-from .core.era_grid import AS_THE_RULES_SAY, Grid, compare_grids, grid_of
-from .lab_selectors import measured_for_probes
-from .models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.core import charts
+from comparison.core.era_grid import AS_THE_RULES_SAY, Grid, compare_grids, grid_of
+from comparison.lab_selectors import measured_for_probes
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 
 GRID_COLUMNS = (
     "id", "scenario", "requested_revision", "upstream_revision", "negotiated_revision", "verdict", "interop",

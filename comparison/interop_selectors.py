@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from comparison.hostlab import through
+from comparison.hosts.measured import LAB_KEY
+from comparison.models import ProbeResult
+from comparison.selectors import score_of
 from registers.core.vocabulary import HOST_NAMES, LAB_ONLY_HOSTS
-
-from .hostlab import through
-from .hosts.measured import LAB_KEY
-from .models import ProbeResult
-from .selectors import score_of
 
 #: The differing cells a model or lab line names on the run page; the rest are counted.
 DIFFERING_SHOWN = 8

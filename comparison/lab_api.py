@@ -11,11 +11,10 @@ from django.views.decorators.http import require_safe
 
 from common.http import api_json
 from common.pagecache import cached_page
-
-from . import lab_selectors
-from .hostlab.adapters import ADAPTERS
-from .hostlab.matrix import HostRow
-from .lab_services import observation_dict
+from comparison import lab_selectors
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.hostlab.matrix import HostRow
+from comparison.lab_services import observation_dict
 
 
 def _row(row: HostRow) -> dict[str, Any]:

@@ -8,17 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from common.beside_runs import kept_beside_runs
-
-from . import lab_services
-from .hostlab import catalogue, conformance_client, matrix, predictions
-from .hostlab.adapters import ADAPTERS
-from .hostlab.features import CHIPS, FEATURES
-from .hostlab.versions import key as versions_key
-from .hosts import measured, protocol
-from .lab_models import FIXTURE_SERVER, TARGET_SERVER, HostObservation
-from .lab_services import USER_SERVER, observation_dict
-from .models import ProbeTarget
-from .probes import families
+from comparison import lab_services
+from comparison.hostlab import catalogue, conformance_client, matrix, predictions
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.hostlab.features import CHIPS, FEATURES
+from comparison.hostlab.versions import key as versions_key
+from comparison.hosts import measured, protocol
+from comparison.lab_models import FIXTURE_SERVER, TARGET_SERVER, HostObservation
+from comparison.lab_services import USER_SERVER, observation_dict
+from comparison.models import ProbeTarget
+from comparison.probes import families
 
 LIST_FIELDS = (
     "id", "key", "host", "label", "version", "scenario", "fixture", "server", "measured_at", "seconds",
@@ -263,9 +262,9 @@ def conformance_summary(rows: list[dict[str, Any]]) -> str:
 
 def host_ranges(host: str) -> list[dict[str, Any]]:
     """Per feature, the BCD-style ranges of a host over every version measured, with the gaps."""
-    from . import lab_sweeps
-    from .hostlab import ranges as version_ranges
-    from .lab_models import HostReleases
+    from comparison import lab_sweeps
+    from comparison.hostlab import ranges as version_ranges
+    from comparison.lab_models import HostReleases
 
     stored = HostReleases.objects.filter(host=host).first()
     published = list(stored.versions) if stored else []
@@ -294,7 +293,7 @@ def range_lines(host: str) -> list[tuple[str, str]]:
 def target_hosts(target_id: int) -> dict[str, Any]:
     """What each real host saw through a target beside what it saw directly, per scenario, from
     the newest observations of each (two queries)."""
-    from .hostlab import through
+    from comparison.hostlab import through
 
     via_rows = HostObservation.objects.filter(server=TARGET_SERVER, fixture=f"target-{target_id}")
     via: dict[tuple[str, str], dict[str, Any]] = {}
@@ -330,8 +329,8 @@ def not_installed_hosts() -> list[str]:
 
 
 def _installed(adapter) -> bool:
-    from .hostlab.install import missing
-    from .hostlab.lab import binary_path
+    from comparison.hostlab.install import missing
+    from comparison.hostlab.lab import binary_path
 
     # codemode runs under node: its package is what has to be there.
     return binary_path(adapter, None) is not None and adapter.package not in missing()

@@ -11,11 +11,10 @@ from typing import Any
 from django.db import transaction
 
 from common.pagecache import bump_data_version
-
-from .hostlab import catalogue, conformance_client, lab, predictions, through
-from .hostlab.adapters import ADAPTERS
-from .lab_models import FIXTURE_SERVER, HostObservation
-from .probes.secrets import Redactor
+from comparison.hostlab import catalogue, conformance_client, lab, predictions, through
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.lab_models import FIXTURE_SERVER, HostObservation
+from comparison.probes.secrets import Redactor
 
 USER_SERVER = "user"
 
@@ -144,7 +143,7 @@ def run_server(
 def run_target(target_id: int, tool: str, arguments: dict[str, Any], batch: str) -> int:
     """An admin-configured stdio target through every host: its command and environment as
     configured, every secret of it (and of the dashboard) masked in what is stored."""
-    from .models import ProbeTarget
+    from comparison.models import ProbeTarget
 
     target = ProbeTarget.objects.get(pk=target_id)
     spec = target.spec()
@@ -241,7 +240,7 @@ def export_snapshot() -> list[dict[str, Any]]:
             "capture": "left out of the shipped snapshot: run manage.py host_lab to capture it here",
         }
         found.append(item)
-    from .lab_models import HostReleases
+    from comparison.lab_models import HostReleases
 
     # The published releases go along, so the shipped ranges name their gaps.
     releases = [{"releases": r.host, "package": r.package, "versions": r.versions} for r in HostReleases.objects.all()]
@@ -252,7 +251,7 @@ def load_snapshot(items: list[dict[str, Any]]) -> int:
     """Stores shipped observations where none with the same key is stored, or where the stored one
     measured nothing or is older than the shipped one (a measurement made here since stays); returns
     how many were stored."""
-    from .lab_models import HostReleases
+    from comparison.lab_models import HostReleases
 
     stored = {
         key: (measured_at, not_measured)

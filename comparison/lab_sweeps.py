@@ -8,11 +8,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from .hostlab import catalogue, lab, predictions, ranges, version_cache, versions
-from .hostlab.adapters import ADAPTERS
-from .hostlab.matrix import FEATURE_SCENARIO
-from .lab_models import FIXTURE_SERVER, HostObservation, HostReleases
-from .lab_services import _save, _stored
+from comparison.hostlab import catalogue, lab, predictions, ranges, version_cache, versions
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.hostlab.matrix import FEATURE_SCENARIO
+from comparison.lab_models import FIXTURE_SERVER, HostObservation, HostReleases
+from comparison.lab_services import _save, _stored
 
 MAX_BISECT_ROUNDS = 8
 

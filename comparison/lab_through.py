@@ -9,11 +9,11 @@ import hashlib
 import json
 from typing import Any
 
-from .hostlab import catalogue, lab, through
-from .hostlab.adapters import ADAPTERS
-from .lab_models import TARGET_SERVER, HostObservation
-from .lab_services import LabOutcome, _save, observation_dict, run_fixture
-from .probes.secrets import Redactor
+from comparison.hostlab import catalogue, lab, through
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.lab_models import TARGET_SERVER, HostObservation
+from comparison.lab_services import LabOutcome, _save, observation_dict, run_fixture
+from comparison.probes.secrets import Redactor
 
 
 class TargetUnanswered(Exception):
@@ -49,8 +49,8 @@ def through_spec(
     """Each installed host through a target spec in the fixture's scenarios: ({pair: (key, fresh
     observation or None when `stored` has the key)}, the pairs run, the target's identity). What
     comes back has the target's secrets masked; nothing is stored here."""
-    from .probes.launch import launched
-    from .probes.runner import PROJECT, expand_placeholders
+    from comparison.probes.launch import launched
+    from comparison.probes.runner import PROJECT, expand_placeholders
 
     options = _through_options(spec, builtin)
     # A target the dashboard starts (a peer's launch command) serves for the whole pass.
@@ -64,8 +64,8 @@ def through_spec(
 
 
 def _through(spec, options, target_id, redactor, hosts, scenarios, stored, workers, builtin):
-    from .probes.identity import server_identity
-    from .probes.runner import builtin_fixture
+    from comparison.probes.identity import server_identity
+    from comparison.probes.runner import builtin_fixture
 
     identity = server_identity(builtin_fixture() if builtin else spec)
     # Header values are secrets: the key hashes their names only.
@@ -105,7 +105,7 @@ def run_through_target(
     URL with its headers) in the fixture's scenarios; the target must front the fixture. Reused per
     host version, target launch, the target's own serverInfo and scenario unless `refresh`; what is
     stored has the target's secrets masked."""
-    from .models import ProbeTarget
+    from comparison.models import ProbeTarget
 
     target = ProbeTarget.objects.get(pk=target_id)
     # Only measurements are reused: a host that was missing or failed is tried again.
@@ -144,7 +144,7 @@ def real_hosts_pass(target_id: int, run_id: int | None = None, scenarios: list[s
     """Every installed host through a target and directly, in the lab scenarios among the run's
     (or `scenarios`), summed per host; recorded on the run that asked for it. A failure is
     recorded, never raised."""
-    from .models import ProbeRun, ProbeTarget
+    from comparison.models import ProbeRun, ProbeTarget
 
     if run_id is not None:
         scenarios = ProbeRun.objects.filter(pk=run_id).values_list("scenarios", flat=True).first()

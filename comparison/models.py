@@ -9,20 +9,19 @@ from django.db import models
 from django.urls import reverse
 
 from common import choices
+from comparison.anchors import kinds
+from comparison.lab_models import HostObservation, HostReleases  # noqa: F401 - Django finds the app's models here
+from comparison.own_secrets import own_secrets
+from comparison.probes.forkserver import fixture_command
+from comparison.probes.launch import loopback_port
+from comparison.probes.pinning import pinnable
+from comparison.probes.result_shape import repaired
+from comparison.probes.runner import TargetSpec
+from comparison.probes.scenarios import SUITES
+from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_secrets, url_userinfo
+from comparison.schedule_models import ProbeSchedule, WorkerHeartbeat  # noqa: F401 - the same
+from comparison.token_models import ApiToken  # noqa: F401 - the same
 from registers.core.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
-
-from .anchors import kinds
-from .lab_models import HostObservation, HostReleases  # noqa: F401 - Django finds the app's models here
-from .own_secrets import own_secrets
-from .probes.forkserver import fixture_command
-from .probes.launch import loopback_port
-from .probes.pinning import pinnable
-from .probes.result_shape import repaired
-from .probes.runner import TargetSpec
-from .probes.scenarios import SUITES
-from .probes.secrets import Redactor, command_secrets, display_command, display_url, url_secrets, url_userinfo
-from .schedule_models import ProbeSchedule, WorkerHeartbeat  # noqa: F401 - the same
-from .token_models import ApiToken  # noqa: F401 - the same
 
 USERINFO_REFUSED = (
     "Credentials in the URL (user:password@…) would be shown wherever the URL is. Remove them and put the "

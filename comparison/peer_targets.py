@@ -10,8 +10,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .models import ProbeTarget
-from .probes.launch import free_port
+from comparison.models import ProbeTarget
+from comparison.probes.launch import free_port
 
 PROJECT = Path(__file__).resolve().parent.parent
 PEERS = PROJECT / "comparison" / "probes" / "peers"

@@ -15,13 +15,20 @@ from django_htmx.http import HttpResponseStopPolling
 from common.busy import expensive
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 from common.pagecache import NOT_CACHED, cached_page
-
-from . import compare_selectors, exports, grid_selectors, interop_selectors, lab_selectors, result_selectors, selectors
-from .core import failures, grid_reports, reports
-from .models import ProbeResult, ProbeRun, ProbeTarget
-from .probing import RunRefused, cancel_run, recover_interrupted_runs
-from .stored_inputs import stored_runs_version
-from .tasks import start_run
+from comparison import (
+    compare_selectors,
+    exports,
+    grid_selectors,
+    interop_selectors,
+    lab_selectors,
+    result_selectors,
+    selectors,
+)
+from comparison.core import failures, grid_reports, reports
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.probing import RunRefused, cancel_run, recover_interrupted_runs
+from comparison.stored_inputs import stored_runs_version
+from comparison.tasks import start_run
 
 AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 

@@ -25,20 +25,19 @@ from django.db import IntegrityError, InterfaceError, OperationalError, close_ol
 from django.utils import timezone
 
 from common.pagecache import bump_runs_version
-
-from .lab_selectors import measured_for_probes
-from .models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
-from .probes import conformance_run
-from .probes.control import CANCELLED, RunControl
-from .probes.grid_run import run_grid
-from .probes.identity import identity_from_exchanges
-from .probes.revisions import REVISIONS
-from .probes.runner import ProbeOutcome, applicable, run_probe
-from .probes.scenarios import suite
-from .probes.tries import MAX_TRIES
-from .real_hosts_lane import real_hosts_lane
-from .retention import prune_scheduled_runs
-from .run_changes import record_changes
+from comparison.lab_selectors import measured_for_probes
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
+from comparison.probes import conformance_run
+from comparison.probes.control import CANCELLED, RunControl
+from comparison.probes.grid_run import run_grid
+from comparison.probes.identity import identity_from_exchanges
+from comparison.probes.revisions import REVISIONS
+from comparison.probes.runner import ProbeOutcome, applicable, run_probe
+from comparison.probes.scenarios import suite
+from comparison.probes.tries import MAX_TRIES
+from comparison.real_hosts_lane import real_hosts_lane
+from comparison.retention import prune_scheduled_runs
+from comparison.run_changes import record_changes
 
 logger = logging.getLogger(__name__)
 

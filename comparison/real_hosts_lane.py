@@ -6,10 +6,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from comparison.models import ProbeRun
+from comparison.probes import real_lane
 from registers.core.vocabulary import ProbeVerdict
-
-from .models import ProbeRun
-from .probes import real_lane
 
 logger = logging.getLogger(__name__)
 

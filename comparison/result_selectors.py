@@ -9,12 +9,11 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import JsonLexer
 
+from comparison.hosts import change_kinds, protocol
+from comparison.hosts.present import PresentedView
+from comparison.models import ProbeResult
+from comparison.probes import diffing, families, sequence
 from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS, ProbeVerdict
-
-from .hosts import change_kinds, protocol
-from .hosts.present import PresentedView
-from .models import ProbeResult
-from .probes import diffing, families, sequence
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
 MAX_JSON_SHOWN = 200_000

@@ -8,7 +8,7 @@ import logging
 
 from django.conf import settings
 
-from .models import ProbeRun
+from comparison.models import ProbeRun
 
 logger = logging.getLogger(__name__)
 

@@ -3,9 +3,9 @@ the target and run pages ("since the last run: 3 cells changed") and in the run'
 
 from __future__ import annotations
 
-from .models import ProbeRun
-from .probes import compare
-from .selectors import result_cells
+from comparison.models import ProbeRun
+from comparison.probes import compare
+from comparison.selectors import result_cells
 
 
 def record_changes(run: ProbeRun) -> None:

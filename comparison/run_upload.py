@@ -16,12 +16,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common.pagecache import bump_runs_version
-
-from .models import ProbeResult, ProbeRun, ProbeTarget
-from .probes.identity import identity_from_exchanges
-from .probes.revisions import REVISIONS
-from .probes.upload_check import UploadError, checked_results
-from .run_changes import record_changes
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.probes.identity import identity_from_exchanges
+from comparison.probes.revisions import REVISIONS
+from comparison.probes.upload_check import UploadError, checked_results
+from comparison.run_changes import record_changes
 
 STORED_FIELDS = (
     "scenario", "anchors", "seen", "method", "requested_revision", "verdict", "failure", "response", "findings", "diff",

@@ -9,13 +9,12 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db.models import Max, Subquery
 
+from comparison import grid_selectors, lab_selectors
+from comparison.core import charts, failures, version_groups
+from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
+from comparison.probes import compare, conformance, families, family_cells, interop, real_lane
+from comparison.probes.scenarios import suite
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
-
-from . import grid_selectors, lab_selectors
-from .core import charts, failures, version_groups
-from .models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from .probes import compare, conformance, families, family_cells, interop, real_lane
-from .probes.scenarios import suite
 
 # --- targets and runs --------------------------------------------------------------------------
 

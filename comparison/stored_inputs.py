@@ -9,8 +9,7 @@ import hashlib
 
 from common.http import int_param
 from common.pagecache import data_versions
-
-from .models import ProbeRun
+from comparison.models import ProbeRun
 
 #: Query parameters that name runs, on the compare, grid and audit pages.
 RUN_PARAMETERS = ("run", "against")

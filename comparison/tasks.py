@@ -21,12 +21,12 @@ from django.db import transaction
 from django.tasks import default_task_backend, task
 from django.utils import timezone
 
-from .hostlab import versions
-from .lab_services import run_target
-from .lab_sweeps import SweepOutcome, measure_version, releases
-from .lab_through import real_hosts_pass
-from .models import ProbeRun, ProbeSchedule
-from .probing import RunRefused, create_run, execute_run
+from comparison.hostlab import versions
+from comparison.lab_services import run_target
+from comparison.lab_sweeps import SweepOutcome, measure_version, releases
+from comparison.lab_through import real_hosts_pass
+from comparison.models import ProbeRun, ProbeSchedule
+from comparison.probing import RunRefused, create_run, execute_run
 
 logger = logging.getLogger(__name__)
 

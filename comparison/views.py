@@ -10,10 +10,9 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_http_methods, require_safe
 
 from common.http import HtmxHttpRequest, partial
-
-from .core import share_links
-from .core.playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
-from .lab_selectors import protocol_table
+from comparison.core import share_links
+from comparison.core.playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
+from comparison.lab_selectors import protocol_table
 
 
 @require_http_methods(["GET", "POST"])

@@ -12,10 +12,9 @@ from django.core.paginator import Paginator
 
 from common.http import page_or_404
 from comparison.core import evidence
+from evidence.lab_findings import model_partings
 from registers import filters
 from registers.disagreement_items import Disagreement
-
-from .lab_findings import model_partings
 
 PAGE_SIZE = 100
 

@@ -30,6 +30,8 @@ from comparison.core.evidence_related import FAITHFUL, UNFAITHFUL, meeting, name
 from comparison.hostlab import claims
 from comparison.models import ProbeRun
 from comparison.selectors import latest_ended_run_targets
+from evidence.lab_findings import every_claim_check
+from evidence.row_evidence import latest_probe_cells, revisions_of_row
 from registers.core.format import parse_register
 from registers.core.proposals.edits import (
     CITATION,
@@ -50,9 +52,6 @@ from registers.core.proposals.text_edits import EditConflict, apply_edits
 from registers.core.quotes import DRIFTED, MOVED
 from registers.core.vocabulary import FIXED_LABELS, HOST_NAMES, LabelKind
 from registers.models import Citation, Register, RegisterSource, Row
-
-from .lab_findings import every_claim_check
-from .row_evidence import latest_probe_cells, revisions_of_row
 
 SCHEMA_SOURCE = "MCP JSON Schema of each revision"
 

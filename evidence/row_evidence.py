@@ -12,9 +12,8 @@ from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes import conformance
 from comparison.selectors import latest_ended_run_stamps
+from evidence import cell_memo
 from registers.core.vocabulary import HOSTS
-
-from . import cell_memo
 
 COLUMNS = (
     "id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family", "seen",

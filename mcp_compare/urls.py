@@ -6,8 +6,7 @@ from django.urls import include, path
 
 from common import login_throttle
 from comparison import views
-
-from . import api_v1, health
+from mcp_compare import api_v1, health
 
 urlpatterns = [
     path("admin/", admin.site.urls),

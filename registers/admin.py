@@ -1,9 +1,8 @@
 from django.contrib import admin
 
 from common.pagecache import bump_data_version
-
-from . import facts
-from .models import Citation, HostNote, Label, Register, RevisionSupport, Row, SourceRoot
+from registers import facts
+from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row, SourceRoot
 
 
 class LoadedFromFiles:

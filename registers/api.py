@@ -18,10 +18,9 @@ from comparison.core.latest_verdicts import LatestVerdicts
 from comparison.hosts.agreement import row_host_views
 from evidence import disagreements as disagreement_list
 from evidence import lab_findings, probe_findings, row_evidence
-
-from . import exporting, filters, selectors
-from .core import rowcompare
-from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
+from registers import exporting, filters, selectors
+from registers.core import rowcompare
+from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row
 
 API_PAGE_SIZE = 100
 CITATION_FIELDS = ("order", "raw", "kind", "path", "line_start", "line_end", "quote", "web_url", "verdict")

@@ -3,7 +3,7 @@ template types them out."""
 
 from __future__ import annotations
 
-from .core.vocabulary import HOSTS, REVISIONS
+from registers.core.vocabulary import HOSTS, REVISIONS
 
 
 def vocabulary(request) -> dict:
@@ -14,6 +14,6 @@ def known_rows(request) -> dict:
     """The IDs of every loaded row, read once by the first template that asks (one query)."""
     from django.utils.functional import SimpleLazyObject
 
-    from .models import Row
+    from registers.models import Row
 
     return {"known_rows": SimpleLazyObject(Row.objects.loaded_ids)}

@@ -18,13 +18,12 @@ from common.downloads import download
 from comparison.core import report_rows, reports
 from comparison.core.latest_verdicts import LatestVerdicts
 from evidence.probe_findings import latest_probe_verdicts
-
-from . import filters
-from .core import linking, rowcompare
-from .core.citations import locator
-from .core.format import RegisterHead, RegisterRow, registers_text
-from .core.rowfacts import RowFacts
-from .models import Citation, HostNote, Label, Register, RevisionSupport, Row
+from registers import filters
+from registers.core import linking, rowcompare
+from registers.core.citations import locator
+from registers.core.format import RegisterHead, RegisterRow, registers_text
+from registers.core.rowfacts import RowFacts
+from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row
 
 CHUNK = 500
 CONTENT_TYPES = {

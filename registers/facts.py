@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from .bulkwrite import update_many
-from .core.rowfacts import facts_document
+from registers.bulkwrite import update_many
+from registers.core.rowfacts import facts_document
 
 
 def refresh(row_pks: Iterable[int], models=None) -> int:
@@ -20,7 +20,7 @@ def refresh(row_pks: Iterable[int], models=None) -> int:
     RevisionSupport, HostNote, Citation and RowVersion attributes).
     """
     if models is None:
-        from . import models
+        from registers import models
     pks = sorted(set(row_pks))
     if not pks:
         return 0
@@ -61,7 +61,7 @@ def refresh(row_pks: Iterable[int], models=None) -> int:
 
 def refresh_all(models=None) -> int:
     if models is None:
-        from . import models
+        from registers import models
     return refresh(models.Row.objects.values_list("pk", flat=True), models)
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from . import models
-from .core.anchoring import doc_anchors
-from .core.citations import Citation
-from .core.format import READING_RULES, RegisterDoc, RowDoc
-from .core.lint import lint
-from .core.rendering import Renderer
-from .core.sources import SourceRoot, root_for
+from registers import models
+from registers.core.anchoring import doc_anchors
+from registers.core.citations import Citation
+from registers.core.format import READING_RULES, RegisterDoc, RowDoc
+from registers.core.lint import lint
+from registers.core.rendering import Renderer
+from registers.core.sources import SourceRoot, root_for
 
 
 def fill_register(register: models.Register, doc: RegisterDoc, renderer: Renderer, roots: list[SourceRoot]) -> None:

@@ -16,25 +16,17 @@ from common.beside_runs import kept_beside_runs
 from common.pagecache import data_version, data_versions
 from comparison.core.evidence import row_verdict
 from evidence import lab_states, row_evidence
-
-from .core.facetcounts import FacetOption, facet_options
-from .core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
-from .core.rowfacts import row_facts
-from .core.rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary callers use)
-    CITATION_CHOICES,
-    EVIDENCE_CHOICES,
+from registers.core.facetcounts import FacetOption, facet_options
+from registers.core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
+from registers.core.rowfacts import row_facts
+from registers.core.rowfilter import (
     FACETS,
-    HOST_MODES,
-    REV_MODES,
-    STATUS_CHOICES,
-    VALUE_CHOICES,
     Evaluation,
     RowFilter,
     evaluate,
-    parse,
 )
-from .disagreement_items import Disagreement, disagreements_of
-from .models import Register, Row
+from registers.disagreement_items import Disagreement, disagreements_of
+from registers.models import Register, Row
 
 FACT_COLUMNS = (
     "pk",

@@ -19,9 +19,8 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from common.pagecache import bump_data_version
-
-from . import models
-from .core.format import (
+from registers import models
+from registers.core.format import (
     READING_RULES,
     RegisterDoc,
     RegisterParseError,
@@ -30,10 +29,10 @@ from .core.format import (
     register_parts,
     slug_from_path,
 )
-from .core.load_report import LoadReport
-from .core.rendering import LinkTargets, Renderer
-from .loadwrite import RunWriter
-from .verification import effective_roots
+from registers.core.load_report import LoadReport
+from registers.core.rendering import LinkTargets, Renderer
+from registers.loadwrite import RunWriter
+from registers.verification import effective_roots
 
 
 class RegisterLoadError(Exception):

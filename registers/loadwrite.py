@@ -3,16 +3,16 @@ Called by registers.loader inside its transaction, after every file parsed."""
 
 from __future__ import annotations
 
-from . import listing, models
-from .bulkwrite import insert_many, update_many
-from .core import history
-from .core.citations import Citation
-from .core.format import READING_RULES, RegisterDoc, RowDoc
-from .core.load_report import LoadReport
-from .core.rendering import Renderer
-from .core.rowfacts import facts_document
-from .core.sources import SourceRoot
-from .fill import fill_register, fill_row, web_url
+from registers import listing, models
+from registers.bulkwrite import insert_many, update_many
+from registers.core import history
+from registers.core.citations import Citation
+from registers.core.format import READING_RULES, RegisterDoc, RowDoc
+from registers.core.load_report import LoadReport
+from registers.core.rendering import Renderer
+from registers.core.rowfacts import facts_document
+from registers.core.sources import SourceRoot
+from registers.fill import fill_register, fill_row, web_url
 
 REGISTER_FIELDS = [
     "title",

@@ -10,10 +10,9 @@ from django.db import models
 from django.urls import reverse
 
 from common import choices
-
-from .core import excerpts
-from .core import vocabulary as vocab
-from .core.citations import locator
+from registers.core import excerpts
+from registers.core import vocabulary as vocab
+from registers.core.citations import locator
 
 PROVENANCE = {
     vocab.FROM_WHERE_CELL: "stated in the Where cell",

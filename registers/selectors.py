@@ -18,12 +18,11 @@ from comparison.core import charts, evidence, evidence_related
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from evidence import lab_findings, lab_states, probe_findings, proposals, row_evidence
-
-from . import filters
-from .core import history, rowcompare
-from .core import vocabulary as vocab
-from .core.proposals.text_edits import EditConflict
-from .models import Citation, Register, Row
+from registers import filters
+from registers.core import history, rowcompare
+from registers.core import vocabulary as vocab
+from registers.core.proposals.text_edits import EditConflict
+from registers.models import Citation, Register, Row
 
 PAGE_SIZE = 100
 EXPORT_FORMATS = [("md", "Markdown (register format)"), ("html", "HTML report"), ("json", "JSON"), ("csv", "CSV")]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .models import Citation, Register
-from .verification import Verifier, effective_roots, summary, verify
+from registers.models import Citation, Register
+from registers.verification import Verifier, effective_roots, summary, verify
 
 
 def verify_register(register: Register) -> str:

@@ -11,12 +11,12 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
-from . import facts
-from .bulkwrite import update_many
-from .core import excerpts, quotes
-from .core.sources import GitSource, ShippedSource, SourceError, SourceRoot, local_git_dir, root_for
-from .models import Citation
-from .models import SourceRoot as SourceRootModel
+from registers import facts
+from registers.bulkwrite import update_many
+from registers.core import excerpts, quotes
+from registers.core.sources import GitSource, ShippedSource, SourceError, SourceRoot, local_git_dir, root_for
+from registers.models import Citation
+from registers.models import SourceRoot as SourceRootModel
 
 FILE_KINDS_EXCLUDED = ("url", "wire")
 

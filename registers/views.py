@@ -19,10 +19,9 @@ from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
 from common.pagecache import cached_page
 from evidence import disagreements as disagreement_list
-
-from . import exporting, filters, selectors, services
-from .core import glossary as glossary_terms
-from .models import Register
+from registers import exporting, filters, selectors, services
+from registers.core import glossary as glossary_terms
+from registers.models import Register
 
 
 def _listing_version(request, *args, **kwargs) -> str:

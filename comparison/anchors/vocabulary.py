@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from comparison.anchors import kinds
 from registers.core.vocabulary import REVISIONS
-
-from . import kinds
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SCHEMAS = DATA / "schemas"

@@ -29,12 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..hosts import REAL_HOST_CHECKS, downgrade_checks
-from ..hosts.agreement import RowHostView, judge
-from ..hosts.examples import COMPOSED, example_for, vectors
-from ..hosts.present import PresentedView
-from . import evidence_related, failure_checks, spec_checks
-from .evidence_types import (
+from comparison.core import evidence_related, failure_checks, spec_checks
+from comparison.core.evidence_types import (
     AGREES,
     AUDIT,
     DISAGREES,
@@ -57,6 +53,10 @@ from .evidence_types import (
     RowRevisions,
     Source,
 )
+from comparison.hosts import REAL_HOST_CHECKS, downgrade_checks
+from comparison.hosts.agreement import RowHostView, judge
+from comparison.hosts.examples import COMPOSED, example_for, vectors
+from comparison.hosts.present import PresentedView
 
 __all__ = [
     "AGREES", "AUDIT", "DISAGREES", "FINDING", "MODEL", "NO_CLAIM", "OBSERVED", "PROBE", "REAL_HOST",

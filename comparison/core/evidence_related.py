@@ -16,11 +16,19 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from comparison.anchors import kinds
+from comparison.core.evidence_types import (
+    AGREES,
+    DISAGREES,
+    PROBE,
+    RELATED_ENTRY,
+    HostEvidence,
+    ProbeCell,
+    RowRevisions,
+    Source,
+)
+from comparison.core.spec_checks import claimed_revisions, naming_title
 from registers.core.vocabulary import ProbeVerdict, StatusVerdict
-
-from ..anchors import kinds
-from .evidence_types import AGREES, DISAGREES, PROBE, RELATED_ENTRY, HostEvidence, ProbeCell, RowRevisions, Source
-from .spec_checks import claimed_revisions, naming_title
 
 #: The evidence entry for the row's status claim, when a probed target is its subject.
 STATUS_ENTRY = "status"

@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison.core.envelope import ENVELOPE_SCHEMA, find_envelope
+from comparison.hosts.present import PresentedView
+from comparison.hosts.view import FAILED
 from registers.core.vocabulary import HOST_PATH_LABELS
-
-from ..hosts.present import PresentedView
-from ..hosts.view import FAILED
-from .envelope import ENVELOPE_SCHEMA, find_envelope
 
 COORDINATES = ("D", "P", "C", "T", "E", "R")
 NAMES = {

@@ -8,8 +8,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .era_grid import Grid
-from .reports import spreadsheet_safe
+from comparison.core.era_grid import Grid
+from comparison.core.reports import spreadsheet_safe
 
 CSV_COLUMNS = (
     "client_revision", "upstream_revision", "agreed", "reading", "survived", "counted", "share", "rule", "cites",

@@ -11,9 +11,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison.probes.compare import describe
 from registers.core.vocabulary import SCORED_HOSTS, ProbeVerdict
-
-from ..probes.compare import describe
 
 #: Worse to the right: a cell regresses when its verdict moves right of the baseline's.
 #: "Not compared" (nothing to compare with) is no worse than as expected; "intermittent" is its own

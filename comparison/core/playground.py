@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-from ..hosts import PROVIDERS, is_prompt_result, result_views
-from ..hosts.examples import all_examples, example
-from ..hosts.present import PresentedView, present
-from ..hosts.shape import shape_problem
-from ..probes import jsonsafe
+from comparison.hosts import PROVIDERS, is_prompt_result, result_views
+from comparison.hosts.examples import all_examples, example
+from comparison.hosts.present import PresentedView, present
+from comparison.hosts.shape import shape_problem
+from comparison.probes import jsonsafe
 
 #: The input is shown back in the form up to this size; beyond it, a note instead of megabytes.
 ECHO_LIMIT = 256 * 1024

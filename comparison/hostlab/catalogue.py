@@ -71,7 +71,7 @@ def fixture_environment() -> dict[str, str]:
 
 def meeting(anchors: list[str] | tuple[str, ...]) -> list[LabScenario]:
     """The lab scenarios whose anchors meet a register row's: what the real hosts showed about it."""
-    from ..anchors.kinds import meet
+    from comparison.anchors.kinds import meet
 
     wanted = set(anchors)
     return [scenario for scenario in SCENARIOS if wanted and meet(wanted, set(scenario.anchors))]
@@ -80,7 +80,7 @@ def meeting(anchors: list[str] | tuple[str, ...]) -> list[LabScenario]:
 def fixture_reply(tool: str) -> dict[str, Any] | None:
     """The JSON-RPC reply the fixture sends for a tool (its result, or the error it raises): the
     same at every revision."""
-    from ..probes.fixture_content import TOOLS, ToolError
+    from comparison.probes.fixture_content import TOOLS, ToolError
 
     if tool not in TOOLS:
         return None

@@ -14,7 +14,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .dialects.openai_chat import _chunk
+from comparison.hostlab.dialects.openai_chat import _chunk
 
 CASE = re.compile(r"CASE=([A-Za-z0-9_.-]+)")
 

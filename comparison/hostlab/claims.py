@@ -22,13 +22,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from comparison.hostlab.catalogue import BY_TOOL
+from comparison.hostlab.features import CHANGED, DROPPED, FEATURES, KEPT, NOT_MEASURED, NOT_SUPPORTED
+from comparison.hostlab.matrix import FEATURE_SCENARIO
+from comparison.hostlab.ranges import ranges
+from comparison.hostlab.versions import key
 from registers.core.vocabulary import HOST_NAMES
-
-from .catalogue import BY_TOOL
-from .features import CHANGED, DROPPED, FEATURES, KEPT, NOT_MEASURED, NOT_SUPPORTED
-from .matrix import FEATURE_SCENARIO
-from .ranges import ranges
-from .versions import key
 
 PINS_FILE = Path(__file__).resolve().parent.parent / "data" / "register_host_pins.json"
 AGREES, CONTRADICTS, UNDECIDED = "agrees", "contradicts", "not decided"

@@ -6,8 +6,8 @@ import json
 import subprocess
 from typing import Any
 
-from ..probes.child_env import child_environment
-from .install import NODE_DIR, node_binary
+from comparison.hostlab.install import NODE_DIR, node_binary
+from comparison.probes.child_env import child_environment
 
 SCRIPT = NODE_DIR / "cloudflare_views.mjs"
 PROTOCOL_SCRIPT = NODE_DIR / "cloudflare_protocol.mjs"

@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..probes.process_tree import end_group
-from .adapters import ADAPTERS
-from .install import NODE_MODULES
-from .lab import binary_path
-from .runner import run
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.hostlab.install import NODE_MODULES
+from comparison.hostlab.lab import binary_path
+from comparison.hostlab.runner import run
+from comparison.probes.process_tree import end_group
 
 SUITE_VERSION = "0.2.0-alpha.12"
 SUITE_BIN = NODE_MODULES / ".bin" / "conformance"

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from . import dialects
-from .dialects.shapes import Reply, Turn, json_reply
+from comparison.hostlab import dialects
+from comparison.hostlab.dialects.shapes import Reply, Turn, json_reply
 
 MAX_BODY = 32 * 1024 * 1024
 MAX_RECORDED = 200

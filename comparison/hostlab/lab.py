@@ -15,15 +15,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import catalogue
-from .adapters import ADAPTERS, Adapter
-from .adapters.base import ANY_TOOL
-from .fake_model import find_tool
-from .features import call_reply, judge, not_called_reason
-from .install import executable, node_binary
-from .reached import reached
-from .runner import RunRecord, run
-from .told import told
+from comparison.hostlab import catalogue
+from comparison.hostlab.adapters import ADAPTERS, Adapter
+from comparison.hostlab.adapters.base import ANY_TOOL
+from comparison.hostlab.fake_model import find_tool
+from comparison.hostlab.features import call_reply, judge, not_called_reason
+from comparison.hostlab.install import executable, node_binary
+from comparison.hostlab.reached import reached
+from comparison.hostlab.runner import RunRecord, run
+from comparison.hostlab.told import told
 
 HERE = Path(__file__).resolve().parent
 #: Modules of the package that neither make runs nor read them: a change to them keeps the cache.

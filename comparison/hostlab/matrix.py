@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .adapters import ADAPTERS
-from .features import CHIPS, FEATURES, NOT_MEASURED
+from comparison.hostlab.adapters import ADAPTERS
+from comparison.hostlab.features import CHIPS, FEATURES, NOT_MEASURED
 
 #: The scenario whose run shows each feature on the matrix (the feature's plainest case).
 FEATURE_SCENARIO = {

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..probes.process_tree import end_group
-from .adapters.opencode import QUIET_ENV, opencode_config
-from .chat_fake_model import FakeModel
-from .install import OPENCODE_BIN
+from comparison.hostlab.adapters.opencode import QUIET_ENV, opencode_config
+from comparison.hostlab.chat_fake_model import FakeModel
+from comparison.hostlab.install import OPENCODE_BIN
+from comparison.probes.process_tree import end_group
 
 SERVER = Path(__file__).resolve().parent / "stdio_result_server.py"
 START_TIMEOUT = 60.0

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..hosts import cloudflare, opencode_v1
-from ..hosts.view import HostView
-from .catalogue import fixture_reply
-from .features import judge
+from comparison.hostlab.catalogue import fixture_reply
+from comparison.hostlab.features import judge
+from comparison.hosts import cloudflare, opencode_v1
+from comparison.hosts.view import HostView
 
 #: lab host -> (the model's name on the pages, the model's view of a CallToolResult)
 MODELS: dict[str, tuple[str, Callable[[Any], HostView]]] = {

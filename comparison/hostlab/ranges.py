@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .features import NOT_MEASURED
-from .versions import between, key
+from comparison.hostlab.features import NOT_MEASURED
+from comparison.hostlab.versions import between, key
 
 
 @dataclass

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..probes.process_tree import end_group
-from .adapters.base import Adapter, Context
-from .egress_trap import EgressTrap, proxy_environment
-from .fake_model import FakeModel, Script
+from comparison.hostlab.adapters.base import Adapter, Context
+from comparison.hostlab.egress_trap import EgressTrap, proxy_environment
+from comparison.hostlab.fake_model import FakeModel, Script
+from comparison.probes.process_tree import end_group
 
 RECORDER = Path(__file__).resolve().parent / "recorder.py"
 RUN_TIMEOUT = 90.0

@@ -12,8 +12,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from .adapters import Adapter
-from .install import NODE_DIR
+from comparison.hostlab.adapters import Adapter
+from comparison.hostlab.install import NODE_DIR
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 CACHE = Path(os.environ.get("MCP_COMPARE_HOST_VERSIONS", PROJECT / ".cache" / "host-versions"))

@@ -10,10 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from comparison.hosts import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
+from comparison.hosts.view import ABSENT, HostView
 from registers.core.vocabulary import HostPath as Path
-
-from . import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
-from .view import ABSENT, HostView
 
 __all__ = ["ABSENT", "TOOL_PATHS", "HostView", "checked_against", "prompt_views", "tool_views"]
 

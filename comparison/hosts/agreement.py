@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import result_views
-from .examples import MCPX_PASS_THROUGH_ROWS, example, example_for
-from .present import PresentedView, present
-from .view import FAILED, HostView
+from comparison.hosts import result_views
+from comparison.hosts.examples import MCPX_PASS_THROUGH_ROWS, example, example_for
+from comparison.hosts.present import PresentedView, present
+from comparison.hosts.view import FAILED, HostView
 
 KEPT, CHANGED, DROPPED, FAILS = "kept", "changed", "dropped", "fails"
 #: Register host states are about a host's main path; code mode is compared only where it is that.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .reactions import BEHAVIOUR
+from comparison.hosts.reactions import BEHAVIOUR
 
 MERGED_PAGES = "merged-pages"
 SPLIT_PAGES = "split-pages"

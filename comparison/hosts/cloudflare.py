@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import sdk
-from .view import HostView, Rule
+from comparison.hosts import sdk
+from comparison.hosts.view import HostView, Rule
 
 UNWRAP_RULE = Rule("npm:@cloudflare/codemode@0.5.6 dist/mcp.js:38-54", ("CT-15", "CT-16", "CT-19"))
 MAX_HOST_TEXT = 24_000

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from comparison.hosts.mcpx import downgrade
 from registers.core.vocabulary import REVISIONS
 from registers.core.vocabulary import Revision as R
-
-from .mcpx import downgrade
 
 LINK = {"type": "resource_link", "uri": "mcpx://artifacts/abc123", "name": "chart.png", "mimeType": "image/png"}
 TEXT = {"type": "text", "text": "done"}

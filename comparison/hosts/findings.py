@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..anchors import kinds
+from comparison.anchors import kinds
 
 FINDINGS = Path(__file__).resolve().parent.parent / "data" / "real_host_findings.json"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import sdk
-from .view import HostView, Rule, describe_block
+from comparison.hosts import sdk
+from comparison.hosts.view import HostView, Rule, describe_block
 
 PASS_RULE = Rule(".lootbox/src/lib/rpc/execute_mcp.ts:60-72", ("CT-15", "CT-19"))
 

@@ -11,9 +11,9 @@ import math
 import re
 from typing import Any
 
-from . import sdk
-from .prompt_text import message_lines
-from .view import Change, HostView, Media, Part, Rule, base64_size, describe_block
+from comparison.hosts import sdk
+from comparison.hosts.prompt_text import message_lines
+from comparison.hosts.view import Change, HostView, Media, Part, Rule, base64_size, describe_block
 
 ERROR_RULE = Rule("v1:packages/opencode/src/mcp/catalog.ts:68-74", ("CT-19", "FG-15"))
 STRUCTURED_RULE = Rule("v1:packages/opencode/src/mcp/catalog.ts:75-80", ("CT-15",))

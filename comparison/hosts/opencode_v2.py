@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import sdk
-from .opencode_v1 import delivery_notes, note_ignored
-from .prompt_text import message_lines
-from .view import HostView, Media, Part, Rule, base64_size, describe_block
+from comparison.hosts import sdk
+from comparison.hosts.opencode_v1 import delivery_notes, note_ignored
+from comparison.hosts.prompt_text import message_lines
+from comparison.hosts.view import HostView, Media, Part, Rule, base64_size, describe_block
 
 CONVERT_RULE = Rule("v2:packages/core/src/mcp/client.ts:324-328", ("CT-02", "CT-05"))
 ERROR_RULE = Rule("v2:packages/core/src/tool/mcp.ts:78-85", ("CT-19", "FG-15"))

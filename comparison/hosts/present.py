@@ -6,10 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison.hosts import checked_against
+from comparison.hosts.view import ABSENT, DELIVERED, HostView
 from registers.core.vocabulary import SUBJECT_HOST
-
-from . import checked_against
-from .view import ABSENT, DELIVERED, HostView
 
 MAX_STRING = 160
 

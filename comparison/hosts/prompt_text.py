@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .view import HostView, Rule, js_string
+from comparison.hosts.view import HostView, Rule, js_string
 
 
 def message_lines(view: HostView, messages: list[Any], rule: Rule, *, bare_strings: bool) -> list[str]:

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from comparison.hosts import change_kinds
+from comparison.hosts.reactions import (
+    BEHAVIOUR,
+    EVERYBODY,
+    NEWEST,
+    NOBODY,
+    NOT_MODELLED,
+    SAME_ASPECT,
+    Reaction,
+    ignoring,
+    using,
+)
 from registers.core.vocabulary import HOST_NAMES, HOSTS, REVISIONS, ProbeVerdict
-
-from . import change_kinds
-from .reactions import BEHAVIOUR, EVERYBODY, NEWEST, NOBODY, NOT_MODELLED, SAME_ASPECT, Reaction, ignoring, using
 
 __all__ = [
     "HOSTS",

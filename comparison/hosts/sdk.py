@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .view import Rule
+from comparison.hosts.view import Rule
 
 SDK_1_22 = "sdk-1.22.0"  # lootbox
 SDK_1_29 = "sdk-1.29.0"  # opencode 1.18.31 as read from its source

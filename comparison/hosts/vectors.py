@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .view import ABSENT, FAILED, HostView, Media
+from comparison.hosts.view import ABSENT, FAILED, HostView, Media
 
 
 def _media(media: Media) -> dict:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .item_names import renames
+from comparison.probes.item_names import renames
 
 #: The call that names an item → (the list that names it, the param that names it).
 NAMED_BY = {"tools/call": "tools/list", "prompts/get": "prompts/list", "resources/read": "resources/list"}

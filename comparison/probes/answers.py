@@ -14,14 +14,13 @@ from comparison.hosts import change_kinds, is_prompt_result, measured, prompt_vi
 from comparison.hosts.change_kinds import ADDED_AS_REVISION_ASKS
 from comparison.hosts.present import present
 from comparison.hosts.view import HostView
+from comparison.probes import interop, listing, revisions, strictness
+from comparison.probes.diffing import diff, payload
+from comparison.probes.families import pagination
+from comparison.probes.families.base import Finding
+from comparison.probes.scenarios import Scenario, expected_fixture_response
+from comparison.probes.wire import STATELESS_REVISION
 from registers.core.vocabulary import ProbeVerdict
-
-from . import interop, listing, revisions, strictness
-from .diffing import diff, payload
-from .families import pagination
-from .families.base import Finding
-from .scenarios import Scenario, expected_fixture_response
-from .wire import STATELESS_REVISION
 
 AS_EXPECTED = ProbeVerdict.AS_EXPECTED
 

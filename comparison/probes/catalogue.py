@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import fixture_conformance
-from .families import fixture_tools
-from .fixture_content import PROMPTS, RESOURCES, TOOLS
+from comparison.probes import fixture_conformance
+from comparison.probes.families import fixture_tools
+from comparison.probes.fixture_content import PROMPTS, RESOURCES, TOOLS
 
 INPUT_SCHEMA = {"type": "object", "properties": {"count": {"type": "integer"}}}
 #: The scenario families' tools, then the conformance suite's (kept apart in their own module).

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .diffing import diff, payload
-from .volatile import steady
+from comparison.probes.diffing import diff, payload
+from comparison.probes.volatile import steady
 
 ADDED, REMOVED, CHANGED, UNCHANGED = "added", "removed", "changed", "unchanged"
 STATUSES = (ADDED, REMOVED, CHANGED, UNCHANGED)

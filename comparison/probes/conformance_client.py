@@ -18,12 +18,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from comparison.probes.exchange import Call, Exchange, Limits
+from comparison.probes.http_transport import HttpTransport
+from comparison.probes.param_headers import header_problem
+from comparison.probes.wire import WireClient
 from registers.core.vocabulary import Revision
-
-from .exchange import Call, Exchange, Limits
-from .http_transport import HttpTransport
-from .param_headers import header_problem
-from .wire import WireClient
 
 #: What the probe declares when a scenario may ask it for something.
 CAPABILITIES = {"sampling": {}, "roots": {"listChanged": True}, "elicitation": {"form": {}}}

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from comparison.hostlab.conformance_client import NOT_MEASURED, read_checks
-
-from . import conformance, process_tree
-from .child_env import child_environment
-from .launch import LaunchFailed, free_port, launched
+from comparison.probes import conformance, process_tree
+from comparison.probes.child_env import child_environment
+from comparison.probes.launch import LaunchFailed, free_port, launched
 
 PROJECT = Path(__file__).resolve().parents[2]
 NODE_BIN = Path(__file__).resolve().parent / "peers" / "node" / "node_modules" / ".bin"

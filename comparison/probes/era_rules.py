@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from comparison.probes.era_gate import HANDSHAKE, MODERN
 from registers.core.vocabulary import REVISIONS
 from registers.core.vocabulary import Revision as R
-
-from .era_gate import HANDSHAKE, MODERN
 
 SPEC_REPOSITORY = "https://github.com/modelcontextprotocol/modelcontextprotocol"
 #: The specification repository's commit the line numbers below are read at (2026-08-22).

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jsonsafe
-from .secrets import Redactor
+from comparison.probes import jsonsafe
+from comparison.probes.secrets import Redactor
 
 
 @dataclass(frozen=True)

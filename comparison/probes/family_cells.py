@@ -8,10 +8,9 @@ import logging
 from typing import Any
 
 from comparison.hosts import protocol
+from comparison.probes import families, tries
+from comparison.probes.families.base import Finding, Played, Scenario, worst
 from registers.core.vocabulary import REVISIONS, ProbeVerdict
-
-from . import families, tries
-from .families.base import Finding, Played, Scenario, worst
 
 logger = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from .families.base import Tool, Upstream
+from comparison.probes.families.base import Tool, Upstream
 
 STEP_DELAY = 0.05
 TEMPLATE = "test://template/{id}/data"

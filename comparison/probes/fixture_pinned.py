@@ -26,8 +26,8 @@ import sys
 import anyio
 import mcp_types as types
 
-from . import era_gate, fixture_server
-from .pinning import PIN_VARIABLE
+from comparison.probes import era_gate, fixture_server
+from comparison.probes.pinning import PIN_VARIABLE
 
 
 def pin_from(argument: str | None) -> era_gate.Pin | None:

@@ -26,14 +26,13 @@ from mcp.server.lowlevel import Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 
+from comparison.probes import fixture_conformance, fixture_journal
+from comparison.probes.catalogue import FAMILY_TOOLS, INPUT_SCHEMA, prompt_entries, resource_entries, tool_entries
+from comparison.probes.families import caching, cancellation, changes, pagination, upstream_told
+from comparison.probes.families import logging as logging_family
+from comparison.probes.fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
+from comparison.probes.wire import RUN_META
 from registers.core.vocabulary import Revision as R
-
-from . import fixture_conformance, fixture_journal
-from .catalogue import FAMILY_TOOLS, INPUT_SCHEMA, prompt_entries, resource_entries, tool_entries
-from .families import caching, cancellation, changes, pagination, upstream_told
-from .families import logging as logging_family
-from .fixture_content import PROMPTS, RESOURCES, TOOLS, ToolError
-from .wire import RUN_META
 
 STATELESS_REVISION = R.V2026_07_28
 #: The events of the `subscriptions/listen` streams of this process (list changes, updates).

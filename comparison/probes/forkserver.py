@@ -20,8 +20,8 @@ import threading
 import time
 from pathlib import Path
 
-from .child_env import child_environment
-from .process_tree import end_group
+from comparison.probes.child_env import child_environment
+from comparison.probes.process_tree import end_group
 
 PROJECT = Path(__file__).resolve().parent.parent.parent
 LAUNCHER = Path(__file__).resolve().parent / "fixture_launch.py"

@@ -10,9 +10,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import http11, sse
-from .exchange import Exchange, ExchangeFailure, Limits, decode
-from .secrets import Redactor
+from comparison.probes import http11, sse
+from comparison.probes.exchange import Exchange, ExchangeFailure, Limits, decode
+from comparison.probes.secrets import Redactor
 
 #: How long one read waits before looking whether the stream was stopped.
 READ_SLICE = 0.25

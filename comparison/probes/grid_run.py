@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .control import RunControl
-from .family_cells import applicable
-from .launch import LaunchFailed
-from .pinning import Unpinnable, pin_spec, pinnable
-from .runner import ProbeOutcome, TargetSpec, run_probe
+from comparison.probes.control import RunControl
+from comparison.probes.family_cells import applicable
+from comparison.probes.launch import LaunchFailed
+from comparison.probes.pinning import Unpinnable, pin_spec, pinnable
+from comparison.probes.runner import ProbeOutcome, TargetSpec, run_probe
 
 
 def run_grid(

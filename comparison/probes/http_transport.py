@@ -10,10 +10,10 @@ import time
 from typing import Any
 from urllib.parse import urljoin
 
-from . import http11, sse
-from .exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
-from .get_stream import GetStream
-from .secrets import Redactor, display_url, mask_headers, same_origin, url_secrets
+from comparison.probes import http11, sse
+from comparison.probes.exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
+from comparison.probes.get_stream import GetStream
+from comparison.probes.secrets import Redactor, display_url, mask_headers, same_origin, url_secrets
 
 logger = logging.getLogger(__name__)
 

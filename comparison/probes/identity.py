@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from comparison.probes.exchange import Limits
+from comparison.probes.revision_session import open_transport
+from comparison.probes.runner import TargetSpec
+from comparison.probes.wire import WireClient
 from registers.core.vocabulary import Revision
-
-from .exchange import Limits
-from .revision_session import open_transport
-from .runner import TargetSpec
-from .wire import WireClient
 
 #: A revision every target of the corpus answers (the identity does not depend on it).
 OPENING_REVISION = Revision.V2025_06_18

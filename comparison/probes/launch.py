@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from . import process_tree
-from .child_env import child_environment
-from .listeners import listener_is_among
+from comparison.probes import process_tree
+from comparison.probes.child_env import child_environment
+from comparison.probes.listeners import listener_is_among
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 START_SECONDS = 30.0

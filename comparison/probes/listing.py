@@ -8,10 +8,9 @@ import re
 from typing import Any
 
 from comparison.hosts.change_kinds import DECORATED_LIST, MERGED_PAGES, PROXY_ITEMS, RENAMED_ITEMS
+from comparison.probes.families.base import Finding
+from comparison.probes.item_names import LISTS, affixed, items, renames
 from registers.core.vocabulary import ProbeVerdict
-
-from .families.base import Finding
-from .item_names import LISTS, affixed, items, renames
 
 #: list method → the host aspect of its pages (comparison.hosts.reactions).
 ASPECTS = {

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison.probes import conformance
+from comparison.probes.compare import describe
+from comparison.probes.interop import RunScore, run_score
 from registers.core.vocabulary import PROBE_VERDICTS, SCORED_HOSTS
-
-from . import conformance
-from .compare import describe
-from .interop import RunScore, run_score
 
 FAILED, INVALID = PROBE_VERDICTS[3], PROBE_VERDICTS[2]
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison.anchors.travelled import travelled
+from comparison.probes.forkserver import fixture_command
+from comparison.probes.scenarios import Scenario
 from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
-
-from ..anchors.travelled import travelled
-from .forkserver import fixture_command
-from .scenarios import Scenario
 
 AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED, LOST, REFUSED = (
     ProbeVerdict.AS_EXPECTED,

@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from .forkserver import LAUNCHER, fixture_command
+from comparison.probes.forkserver import LAUNCHER, fixture_command
 
 if TYPE_CHECKING:
-    from .runner import TargetSpec
+    from comparison.probes.runner import TargetSpec
 
 PIN_VARIABLE = "MCP_COMPARE_UPSTREAM_REVISIONS"
 PLACEHOLDER = "${" + PIN_VARIABLE + "}"

@@ -8,20 +8,20 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import catalogue, families
-from .aliases import Aliases
-from .control import RunControl, stopped_answering
-from .exchange import Limits
-from .family_cells import play, plays, repeats
-from .http_transport import HttpTransport
-from .scenarios import Scenario
-from .secrets import expand_placeholders
-from .stdio_transport import StdioTransport
-from .tries import MAX_TRIES
-from .wire import WireClient
+from comparison.probes import catalogue, families
+from comparison.probes.aliases import Aliases
+from comparison.probes.control import RunControl, stopped_answering
+from comparison.probes.exchange import Limits
+from comparison.probes.family_cells import play, plays, repeats
+from comparison.probes.http_transport import HttpTransport
+from comparison.probes.scenarios import Scenario
+from comparison.probes.secrets import expand_placeholders
+from comparison.probes.stdio_transport import StdioTransport
+from comparison.probes.tries import MAX_TRIES
+from comparison.probes.wire import WireClient
 
 if TYPE_CHECKING:
-    from .runner import TargetSpec
+    from comparison.probes.runner import TargetSpec
 
 
 def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTransport:

@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..hosts.measured import Measured
-from . import same_shape
-from .answers import assess, expected_for
-from .control import CANCELLED, RunControl
-from .exchange import Limits
-from .families.base import Played
-from .families.negotiation import REVISION as REVISION_AGREED
-from .family_cells import applicable, compares, family_outcome, plays
-from .launch import LaunchFailed, free_port, launched
-from .outcome import (
+from comparison.hosts.measured import Measured
+from comparison.probes import same_shape
+from comparison.probes.answers import assess, expected_for
+from comparison.probes.control import CANCELLED, RunControl
+from comparison.probes.exchange import Limits
+from comparison.probes.families.base import Played
+from comparison.probes.families.negotiation import REVISION as REVISION_AGREED
+from comparison.probes.family_cells import applicable, compares, family_outcome, plays
+from comparison.probes.launch import LaunchFailed, free_port, launched
+from comparison.probes.outcome import (
     AS_EXPECTED,
     CHANGED,
     FAILED,
@@ -36,10 +36,10 @@ from .outcome import (
     TargetSpec,
     builtin_fixture,
 )
-from .revision_session import RevisionProbe, probe_revision
-from .scenarios import FIXTURE, Scenario
-from .secrets import expand_placeholders
-from .tries import DEFAULT_TRIES
+from comparison.probes.revision_session import RevisionProbe, probe_revision
+from comparison.probes.scenarios import FIXTURE, Scenario
+from comparison.probes.secrets import expand_placeholders
+from comparison.probes.tries import DEFAULT_TRIES
 
 #: A launch command runs from here, so `python -m comparison…` finds the project.
 PROJECT = Path(__file__).resolve().parents[2]
@@ -204,7 +204,7 @@ def _pinned_reference(
     control: RunControl,
     run_key: str,
 ) -> PinnedReference:
-    from .pinning import pin_spec
+    from comparison.probes.pinning import pin_spec
 
     at_pin = applicable(scenarios, pin, spec.transport)
     if upstream is not None:

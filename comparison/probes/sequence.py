@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .families.playing import report_in
+from comparison.probes.families.playing import report_in
 
 CHANNELS = {
     "request": "the call's own stream",

@@ -4,7 +4,7 @@ is what resuming a stream needs). Bounded in events. No Django."""
 
 from __future__ import annotations
 
-from .exchange import ExchangeFailure
+from comparison.probes.exchange import ExchangeFailure
 
 #: The type of an event that names none.
 MESSAGE = "message"

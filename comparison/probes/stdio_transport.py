@@ -19,10 +19,10 @@ import threading
 import time
 from typing import Any
 
-from . import process_tree
-from .child_env import child_environment
-from .exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
-from .secrets import Redactor, command_secrets
+from comparison.probes import process_tree
+from comparison.probes.child_env import child_environment
+from comparison.probes.exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
+from comparison.probes.secrets import Redactor, command_secrets
 
 logger = logging.getLogger(__name__)
 

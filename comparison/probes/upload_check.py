@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .result_shape import MAX_RESULTS, Result, where
+from comparison.probes.result_shape import MAX_RESULTS, Result, where
 
 
 class UploadError(ValueError):

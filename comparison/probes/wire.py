@@ -13,13 +13,12 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from comparison.probes.aliases import NAMED_BY, Aliases
+from comparison.probes.exchange import Call, Exchange
+from comparison.probes.http_transport import HttpTransport
+from comparison.probes.param_headers import param_headers
+from comparison.probes.stdio_transport import StdioTransport
 from registers.core.vocabulary import Revision as R
-
-from .aliases import NAMED_BY, Aliases
-from .exchange import Call, Exchange
-from .http_transport import HttpTransport
-from .param_headers import param_headers
-from .stdio_transport import StdioTransport
 
 logger = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from . import vocabulary as vocab
-from .rowfilter import (
+from registers.core import vocabulary as vocab
+from registers.core.rowfilter import (
     CITATION_CHOICES,
     EVIDENCE_CHOICES,
     EVIDENCE_NAMES,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .facetcounts import FacetOption
-from .rowfilter import RowFilter
+from registers.core.facetcounts import FacetOption
+from registers.core.rowfilter import RowFilter
 
 REV_MODE_TEXT = {
     "exists": "exists in",

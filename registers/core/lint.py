@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from .format import RegisterDoc, RegisterParseError, RowDoc
-from .sources import SourceRoot, root_for
-from .support import marked_lacking_hosts, marked_states, only_revisions
-from .vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_NAMES, REVISION_SHORT
+from registers.core.format import RegisterDoc, RegisterParseError, RowDoc
+from registers.core.sources import SourceRoot, root_for
+from registers.core.support import marked_lacking_hosts, marked_states, only_revisions
+from registers.core.vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_NAMES, REVISION_SHORT
 
 ERROR, WARNING = "error", "warning"
 #: Host states a register states (not merely mentions).
@@ -46,7 +46,7 @@ class Finding:
 
 def lint_text(text: str, path: str, roots: list[SourceRoot] | None = None) -> list[Finding]:
     """Every finding of one register file, a parse failure included."""
-    from .format import parse_register
+    from registers.core.format import parse_register
 
     try:
         doc = parse_register(text, path)

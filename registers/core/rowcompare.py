@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import vocabulary as vocab
-from .rowfacts import RowFacts
+from registers.core import vocabulary as vocab
+from registers.core.rowfacts import RowFacts
 
 #: Host states that claim something; "mentioned" only says the row talks about the host.
 STATED_HOST_STATES = (vocab.HOST_HAS, vocab.HOST_PARTIAL, vocab.HOST_LACKS, vocab.HOST_NA)

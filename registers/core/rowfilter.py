@@ -34,9 +34,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from urllib.parse import urlencode
 
-from . import vocabulary as vocab
-from .rowcompare import host_sides, introduced_in, removed_in, revision_sides
-from .rowfacts import RowFacts
+from registers.core import vocabulary as vocab
+from registers.core.rowcompare import host_sides, introduced_in, removed_in, revision_sides
+from registers.core.rowfacts import RowFacts
 
 REV_MODES = ("exists", "introduced", "removed", "absent", "unknown")
 HOST_MODES = ("mentioned", "has", "partial", "lacks")

@@ -4,8 +4,20 @@ tools to its model. `ADAPTERS` lists them in the order the pages show them."""
 
 from __future__ import annotations
 
-from . import claude_code, cline, codemode, codex, continue_cli, copilot, gemini_cli, kilo, lootbox, opencode, qwen_code
-from .base import Adapter, Context, Launch
+from comparison.hostlab.adapters import (
+    claude_code,
+    cline,
+    codemode,
+    codex,
+    continue_cli,
+    copilot,
+    gemini_cli,
+    kilo,
+    lootbox,
+    opencode,
+    qwen_code,
+)
+from comparison.hostlab.adapters.base import Adapter, Context, Launch
 
 ADAPTERS: dict[str, Adapter] = {
     adapter.key: adapter

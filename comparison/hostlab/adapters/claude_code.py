@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .base import ANY_TOOL, SERVER_NAME, Adapter, Context, Launch
+from comparison.hostlab.adapters.base import ANY_TOOL, SERVER_NAME, Adapter, Context, Launch
 
 #: A model name Claude Code knows, so it makes no lookup for an unknown one.
 MODEL = "claude-sonnet-4-5"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..install import NODE_DIR
-from .base import Adapter, Context, Launch
+from comparison.hostlab.adapters.base import Adapter, Context, Launch
+from comparison.hostlab.install import NODE_DIR
 
 DRIVER = NODE_DIR / "codemode_lab.mjs"
 

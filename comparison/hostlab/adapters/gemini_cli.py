@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .base import SERVER_NAME, Adapter, Context, Launch
+from comparison.hostlab.adapters.base import SERVER_NAME, Adapter, Context, Launch
 
 MODEL = "gemini-2.5-flash"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .base import Adapter, Context, Launch
-from .opencode import _server, opencode_config
+from comparison.hostlab.adapters.base import Adapter, Context, Launch
+from comparison.hostlab.adapters.opencode import _server, opencode_config
 
 XDG = ("CONFIG", "DATA", "CACHE", "STATE")
 QUIET_ENV = {

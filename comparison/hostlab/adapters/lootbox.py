@@ -5,7 +5,7 @@ it, and its page says so; what it does stays the hand model (comparison/hosts/lo
 
 from __future__ import annotations
 
-from .base import Adapter
+from comparison.hostlab.adapters.base import Adapter
 
 ADAPTER = Adapter(
     key="lootbox",

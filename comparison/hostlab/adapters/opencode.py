@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .base import SERVER_NAME, Adapter, Context, Launch
+from comparison.hostlab.adapters.base import SERVER_NAME, Adapter, Context, Launch
 
 QUIET_ENV = {
     "OPENCODE_DISABLE_AUTOUPDATE": "1",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import Adapter, Context, Launch
-from .gemini_cli import settings
+from comparison.hostlab.adapters.base import Adapter, Context, Launch
+from comparison.hostlab.adapters.gemini_cli import settings
 
 MODEL = "gpt-4o"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import anthropic_messages, gemini, openai_chat, openai_responses
+from comparison.hostlab.dialects import anthropic_messages, gemini, openai_chat, openai_responses
 
 
 def by_path(path: str) -> ModuleType | None:

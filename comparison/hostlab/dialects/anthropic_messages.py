@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .shapes import Reply, ToolOutput, Turn, json_reply, sse
+from comparison.hostlab.dialects.shapes import Reply, ToolOutput, Turn, json_reply, sse
 
 
 def matches(path: str) -> bool:

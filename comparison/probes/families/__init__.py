@@ -8,7 +8,7 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from . import (
+from comparison.probes.families import (
     caching,
     cancellation,
     changes,
@@ -23,7 +23,7 @@ from . import (
     sessions,
     upstream_told,
 )
-from .base import Family, Scenario
+from comparison.probes.families.base import Family, Scenario
 
 
 def _declared(module: ModuleType) -> Family:

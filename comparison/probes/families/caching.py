@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from comparison.probes.families.base import Family, Finding, Played, Scenario
+from comparison.probes.families.playing import add, error_of, second_client
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
-
-from .base import Family, Finding, Played, Scenario
-from .playing import add, error_of, second_client
 
 NAME = "caching"
 FROM = Revision.V2026_07_28

@@ -11,12 +11,20 @@ import json
 import time
 from typing import Any
 
+from comparison.probes.exchange import Call
+from comparison.probes.families.base import Family, Finding, Played, Scenario, Step, Tool, Upstream
+from comparison.probes.families.playing import (
+    add,
+    all_reported,
+    error_of,
+    no_report,
+    received,
+    report,
+    report_of,
+    tool_call,
+)
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
-
-from ..exchange import Call
-from .base import Family, Finding, Played, Scenario, Step, Tool, Upstream
-from .playing import add, all_reported, error_of, no_report, received, report, report_of, tool_call
 
 NAME = "changes"
 LISTEN_FROM = Revision.V2026_07_28

@@ -4,7 +4,7 @@ proxy's diff against the fixture's known answer)."""
 
 from __future__ import annotations
 
-from .base import Family, Scenario, call_scenario
+from comparison.probes.families.base import Family, Scenario, call_scenario
 
 NAME = "content"
 TOOL_FIELDS = (

@@ -7,12 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from comparison.probes.exchange import Call
+from comparison.probes.families.base import Family, Finding, Played, Scenario, Tool, Upstream
+from comparison.probes.families.playing import (
+    add,
+    all_reported,
+    error_of,
+    moved_to_get_stream,
+    no_report,
+    received,
+    report,
+    report_of,
+    tool_call,
+)
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
-
-from ..exchange import Call
-from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, all_reported, error_of, moved_to_get_stream, no_report, received, report, report_of, tool_call
 
 #: The longest a call waits after its answer for its notifications (it stops once all arrived).
 SETTLE = 0.2

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from comparison.probes.families.base import Family, Finding, Played, Scenario
 from registers.core.vocabulary import ProbeVerdict as V
-
-from .base import Family, Finding, Played, Scenario
 
 NAME = "negotiation"
 REVISION, CAPABILITIES = "negotiated-revision", "offered-capabilities"

@@ -8,10 +8,9 @@ import json
 from typing import Any
 
 from comparison.hosts import change_kinds
+from comparison.probes.exchange import Call
+from comparison.probes.families.base import Finding, Played, Step
 from registers.core.vocabulary import ProbeVerdict
-
-from ..exchange import Call
-from .base import Finding, Played, Step
 
 #: The text block of a fixture report starts with this, so a report is never mistaken for content.
 REPORT_MARK = "mcp-compare fixture report"

@@ -3,7 +3,7 @@ assessed as a result by the runner."""
 
 from __future__ import annotations
 
-from .base import Family, Scenario
+from comparison.probes.families.base import Family, Scenario
 
 NAME = "prompts"
 

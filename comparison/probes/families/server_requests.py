@@ -8,12 +8,20 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from comparison.probes.exchange import Call
+from comparison.probes.families.base import Family, Finding, Played, Scenario, Tool, Upstream
+from comparison.probes.families.playing import (
+    add,
+    error_of,
+    moved_to_get_stream,
+    no_report,
+    received,
+    report,
+    report_of,
+    tool_call,
+)
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
-
-from ..exchange import Call
-from .base import Family, Finding, Played, Scenario, Tool, Upstream
-from .playing import add, error_of, moved_to_get_stream, no_report, received, report, report_of, tool_call
 
 NAME = "server-requests"
 TOOL = "ask"

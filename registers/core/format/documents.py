@@ -7,9 +7,9 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .. import citations as citation_grammar
-from ..hostnotes import HostNote
-from ..support import Support
+from registers.core import citations as citation_grammar
+from registers.core.hostnotes import HostNote
+from registers.core.support import Support
 
 
 class RegisterParseError(Exception):

@@ -16,8 +16,8 @@ from datetime import datetime
 
 from markdown_it import MarkdownIt
 
-from .documents import Field, ParseWarning, RegisterDoc, RegisterParseError
-from .grammar import (
+from registers.core.format.documents import Field, ParseWarning, RegisterDoc, RegisterParseError
+from registers.core.format.grammar import (
     CONTINUATION,
     FENCE,
     FIELD_LINE,
@@ -30,7 +30,7 @@ from .grammar import (
     STATUS_LINE,
     table_header,
 )
-from .rows import merge, non_ascii_note
+from registers.core.format.rows import merge, non_ascii_note
 
 _TABLE_MD = MarkdownIt("commonmark").enable("table")
 SEPARATOR_CELL = re.compile(r"^\s*:?-+:?\s*$")

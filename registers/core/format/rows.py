@@ -4,12 +4,27 @@ milestones, citations, host notes, references). Pure, no Django."""
 
 from __future__ import annotations
 
-from .. import citations as citation_grammar
-from ..hostnotes import build_host_notes
-from ..support import host_segments, milestones, revision_support
-from ..vocabulary import EFFORT_SIZES, FIXED_LABELS, REVISION_VERBS, REVISIONS, RISK_LEVELS, STATUS_VERDICTS
-from .documents import Label, ParseWarning, RegisterParseError, RowDoc
-from .grammar import CODE_SPAN_LABEL, REQUIRED_FIELDS, REVISION_LABEL, ROW_ID, STATUS_CELL, VALUE_CELL, field_label
+from registers.core import citations as citation_grammar
+from registers.core.format.documents import Label, ParseWarning, RegisterParseError, RowDoc
+from registers.core.format.grammar import (
+    CODE_SPAN_LABEL,
+    REQUIRED_FIELDS,
+    REVISION_LABEL,
+    ROW_ID,
+    STATUS_CELL,
+    VALUE_CELL,
+    field_label,
+)
+from registers.core.hostnotes import build_host_notes
+from registers.core.support import host_segments, milestones, revision_support
+from registers.core.vocabulary import (
+    EFFORT_SIZES,
+    FIXED_LABELS,
+    REVISION_VERBS,
+    REVISIONS,
+    RISK_LEVELS,
+    STATUS_VERDICTS,
+)
 
 
 def classify_label(text: str, subject: str) -> Label:

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .grammar import FRONT_MATTER_KEYS, REGISTER_SEPARATOR, SEPARATOR_LINE, STATUS_LINE_TEXT, escape_cell, table_header
+from registers.core.format.grammar import (
+    FRONT_MATTER_KEYS,
+    REGISTER_SEPARATOR,
+    SEPARATOR_LINE,
+    STATUS_LINE_TEXT,
+    escape_cell,
+    table_header,
+)
 
 
 @dataclass(frozen=True)

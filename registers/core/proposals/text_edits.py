@@ -7,8 +7,8 @@ import itertools
 import re
 from collections.abc import Iterable
 
-from ..format.grammar import FIELD_LINE, SECTION_HEADING, escape_cell
-from .edits import SUBJECT_HEADER, TABLE_CELLS, Edit
+from registers.core.format.grammar import FIELD_LINE, SECTION_HEADING, escape_cell
+from registers.core.proposals.edits import SUBJECT_HEADER, TABLE_CELLS, Edit
 
 UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
