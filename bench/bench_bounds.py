@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from comparison.probes.http_transport import HttpTransport
-from comparison.probes.stdio_transport import StdioTransport
+from comparison.probes.transport.http_transport import HttpTransport
+from comparison.probes.transport.stdio_transport import StdioTransport
 from tests import test_wire
 
 

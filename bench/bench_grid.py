@@ -19,8 +19,8 @@ GOAL = 6.0
 
 def _targets(names: list[str]):
     from comparison.peer_targets import LOOPBACK_PRELOAD, fixture_stdio, mcp_proxy_command, supergateway_command
-    from comparison.probes.launch import free_port
-    from comparison.probes.runner import TargetSpec, builtin_fixture
+    from comparison.probes.processes.launch import free_port
+    from comparison.probes.run.runner import TargetSpec, builtin_fixture
 
     # The peers' own commands, on a port of the benchmark's.
     chosen = names or ["builtin", "mcp-proxy"]
@@ -41,9 +41,9 @@ def main(names: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
     django.setup()
     from comparison.core.era_grid import grid_of
-    from comparison.probes.grid_run import run_grid
-    from comparison.probes.runner import run_probe
-    from comparison.probes.scenarios import FIXTURE
+    from comparison.probes.run.grid_run import run_grid
+    from comparison.probes.run.runner import run_probe
+    from comparison.probes.run.scenarios import FIXTURE
     from registers.core.vocabulary import REVISIONS
 
     revisions = [str(r) for r in REVISIONS]

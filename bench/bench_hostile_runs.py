@@ -26,10 +26,10 @@ import django
 
 django.setup()
 
-from comparison.probes.control import RunControl  # noqa: E402
-from comparison.probes.revisions import REVISIONS  # noqa: E402
-from comparison.probes.runner import TargetSpec, run_probe  # noqa: E402
-from comparison.probes.scenarios import FIXTURE  # noqa: E402
+from comparison.probes.assessment.revisions import REVISIONS  # noqa: E402
+from comparison.probes.processes.control import RunControl  # noqa: E402
+from comparison.probes.run.runner import TargetSpec, run_probe  # noqa: E402
+from comparison.probes.run.scenarios import FIXTURE  # noqa: E402
 from tests import lane_db  # noqa: E402
 from tests.processes import free_port, manage, running, server  # noqa: E402
 

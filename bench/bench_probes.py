@@ -30,13 +30,13 @@ import django  # noqa: E402  (mcp-proxy's command comes from the peer targets, w
 
 django.setup()
 
-from comparison.probes import conformance_run  # noqa: E402
-from comparison.probes.http_transport import HttpTransport  # noqa: E402
-from comparison.probes.revisions import REVISIONS  # noqa: E402
-from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
-from comparison.probes.scenarios import FIXTURE  # noqa: E402
-from comparison.probes.tries import DEFAULT_TRIES  # noqa: E402
-from comparison.probes.wire import WireClient  # noqa: E402
+from comparison.probes.assessment.revisions import REVISIONS  # noqa: E402
+from comparison.probes.assessment.tries import DEFAULT_TRIES  # noqa: E402
+from comparison.probes.conformance import conformance_run  # noqa: E402
+from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
+from comparison.probes.run.scenarios import FIXTURE  # noqa: E402
+from comparison.probes.transport.http_transport import HttpTransport  # noqa: E402
+from comparison.probes.transport.wire import WireClient  # noqa: E402
 from tests.processes import FIXTURE_STDIO, mcp_proxy_command  # noqa: E402
 
 
@@ -134,7 +134,7 @@ def main() -> None:
     both_runs("built-in fixture (stdio, forked sessions)", builtin_fixture())
 
     port = free_port()
-    fixture = start([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port)
+    fixture = start([sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)], port)
     try:
         url = f"http://127.0.0.1:{port}/mcp"
         both_runs("fixture over Streamable HTTP", TargetSpec("fixture", "http", url=url, upstream="fixture"))

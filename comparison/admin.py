@@ -5,8 +5,8 @@ from django.utils import timezone
 from common.pagecache import bump_runs_version
 from comparison import tasks, token_admin  # noqa: F401 - registers the token admin
 from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from comparison.probes.scenarios import SUITES, suite
-from comparison.probes.secrets import display_command, display_url
+from comparison.probes.run.scenarios import SUITES, suite
+from comparison.probes.targets.secrets import display_command, display_url
 from comparison.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 from registers.core.vocabulary import REVISIONS
 

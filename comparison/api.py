@@ -16,7 +16,7 @@ from common.http import api_json, ids_or_404, int_param, page_or_404
 from common.pagecache import cached_page
 from comparison import compare_selectors, grid_selectors, result_selectors, selectors
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes import conformance
+from comparison.probes.conformance import conformance
 from comparison.stored_inputs import stored_runs_version
 from registers.core.vocabulary import PROBE_VERDICTS
 

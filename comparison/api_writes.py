@@ -18,8 +18,8 @@ from common.path_ids import known_pk
 from comparison import api as probe_api
 from comparison import api_schemas as out
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probes.result_shape import upload_schema
-from comparison.probes.upload_check import UploadError, strict_json
+from comparison.probes.assessment.result_shape import upload_schema
+from comparison.probes.run.upload_check import UploadError, strict_json
 from comparison.probing import RunRefused, cancel_run
 from comparison.run_upload import store_uploaded_run, upload_key
 from comparison.selectors import run_cells

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from common.pagecache import bump_data_version
-from comparison.probes.child_env import child_environment
+from comparison.probes.processes.child_env import child_environment
 
 #: The longest a pg_dump or pg_restore may take.
 TOOL_SECONDS = 3600

@@ -7,9 +7,9 @@ from django.http import Http404
 
 from comparison.core import charts, failures
 from comparison.models import ProbeResult, ProbeRun
-from comparison.probes import multicompare
-from comparison.probes.result_shape import repaired
-from comparison.probes.scenarios import SUITES, suite
+from comparison.probes.assessment import multicompare
+from comparison.probes.assessment.result_shape import repaired
+from comparison.probes.run.scenarios import SUITES, suite
 from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, PROBE_VERDICTS, SCORED_HOSTS
 
 MAX_COMPARED_RUNS = 8

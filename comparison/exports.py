@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from common.http import export_policy
 from comparison.core import reports
 from comparison.core.charts import Chart
-from comparison.probes.multicompare import Comparison
+from comparison.probes.assessment.multicompare import Comparison
 from registers.core import linking
 from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS
 

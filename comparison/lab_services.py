@@ -14,7 +14,7 @@ from common.pagecache import bump_data_version
 from comparison.hostlab import catalogue, conformance_client, lab, predictions, through
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.lab_models import FIXTURE_SERVER, HostObservation
-from comparison.probes.secrets import Redactor
+from comparison.probes.targets.secrets import Redactor
 
 USER_SERVER = "user"
 

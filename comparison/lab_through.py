@@ -13,7 +13,7 @@ from comparison.hostlab import catalogue, lab, through
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.lab_models import TARGET_SERVER, HostObservation
 from comparison.lab_services import LabOutcome, _save, observation_dict, run_fixture
-from comparison.probes.secrets import Redactor
+from comparison.probes.targets.secrets import Redactor
 
 
 class TargetUnanswered(Exception):
@@ -49,8 +49,8 @@ def through_spec(
     """Each installed host through a target spec in the fixture's scenarios: ({pair: (key, fresh
     observation or None when `stored` has the key)}, the pairs run, the target's identity). What
     comes back has the target's secrets masked; nothing is stored here."""
-    from comparison.probes.launch import launched
-    from comparison.probes.runner import PROJECT, expand_placeholders
+    from comparison.probes.processes.launch import launched
+    from comparison.probes.run.runner import PROJECT, expand_placeholders
 
     options = _through_options(spec, builtin)
     # A target the dashboard starts (a peer's launch command) serves for the whole pass.
@@ -64,8 +64,8 @@ def through_spec(
 
 
 def _through(spec, options, target_id, redactor, hosts, scenarios, stored, workers, builtin):
-    from comparison.probes.identity import server_identity
-    from comparison.probes.runner import builtin_fixture
+    from comparison.probes.run.runner import builtin_fixture
+    from comparison.probes.targets.identity import server_identity
 
     identity = server_identity(builtin_fixture() if builtin else spec)
     # Header values are secrets: the key hashes their names only.

@@ -12,13 +12,20 @@ from common import choices
 from comparison.anchors import kinds
 from comparison.lab_models import HostObservation, HostReleases  # noqa: F401 - Django finds the app's models here
 from comparison.own_secrets import own_secrets
-from comparison.probes.forkserver import fixture_command
-from comparison.probes.launch import loopback_port
-from comparison.probes.pinning import pinnable
-from comparison.probes.result_shape import repaired
-from comparison.probes.runner import TargetSpec
-from comparison.probes.scenarios import SUITES
-from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_secrets, url_userinfo
+from comparison.probes.assessment.result_shape import repaired
+from comparison.probes.fixture.forkserver import fixture_command
+from comparison.probes.processes.launch import loopback_port
+from comparison.probes.run.runner import TargetSpec
+from comparison.probes.run.scenarios import SUITES
+from comparison.probes.targets.pinning import pinnable
+from comparison.probes.targets.secrets import (
+    Redactor,
+    command_secrets,
+    display_command,
+    display_url,
+    url_secrets,
+    url_userinfo,
+)
 from comparison.schedule_models import ProbeSchedule, WorkerHeartbeat  # noqa: F401 - the same
 from comparison.token_models import ApiToken  # noqa: F401 - the same
 from registers.core.vocabulary import ACTIVE_RUN_STATUSES, RunStatus

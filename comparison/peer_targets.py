@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from comparison.models import ProbeTarget
-from comparison.probes.launch import free_port
+from comparison.probes.processes.launch import free_port
 
 PROJECT = Path(__file__).resolve().parent.parent
 PEERS = PROJECT / "comparison" / "probes" / "peers"
@@ -26,7 +26,7 @@ INSTALL_SECONDS = 600
 
 def fixture_stdio() -> list[str]:
     """The fixture upstream as a stdio command a proxy spawns (run from the project folder)."""
-    return [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    return [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 
 
 @dataclass(frozen=True)

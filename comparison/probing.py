@@ -27,14 +27,14 @@ from django.utils import timezone
 from common.pagecache import bump_runs_version
 from comparison.lab_selectors import measured_for_probes
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
-from comparison.probes import conformance_run
-from comparison.probes.control import CANCELLED, RunControl
-from comparison.probes.grid_run import run_grid
-from comparison.probes.identity import identity_from_exchanges
-from comparison.probes.revisions import REVISIONS
-from comparison.probes.runner import ProbeOutcome, applicable, run_probe
-from comparison.probes.scenarios import suite
-from comparison.probes.tries import MAX_TRIES
+from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.assessment.tries import MAX_TRIES
+from comparison.probes.conformance import conformance_run
+from comparison.probes.processes.control import CANCELLED, RunControl
+from comparison.probes.run.grid_run import run_grid
+from comparison.probes.run.runner import ProbeOutcome, applicable, run_probe
+from comparison.probes.run.scenarios import suite
+from comparison.probes.targets.identity import identity_from_exchanges
 from comparison.real_hosts_lane import real_hosts_lane
 from comparison.retention import prune_scheduled_runs
 from comparison.run_changes import record_changes

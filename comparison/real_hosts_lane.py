@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 
 from comparison.models import ProbeRun
-from comparison.probes import real_lane
+from comparison.probes.run import real_lane
 from registers.core.vocabulary import ProbeVerdict
 
 logger = logging.getLogger(__name__)

@@ -12,7 +12,8 @@ from pygments.lexers import JsonLexer
 from comparison.hosts import change_kinds, protocol
 from comparison.hosts.present import PresentedView
 from comparison.models import ProbeResult
-from comparison.probes import diffing, families, sequence
+from comparison.probes import families
+from comparison.probes.assessment import diffing, sequence
 from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS, ProbeVerdict
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.

@@ -4,7 +4,7 @@ the target and run pages ("since the last run: 3 cells changed") and in the run'
 from __future__ import annotations
 
 from comparison.models import ProbeRun
-from comparison.probes import compare
+from comparison.probes.assessment import compare
 from comparison.selectors import result_cells
 
 

@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from common.pagecache import bump_runs_version
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes.identity import identity_from_exchanges
-from comparison.probes.revisions import REVISIONS
-from comparison.probes.upload_check import UploadError, checked_results
+from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.run.upload_check import UploadError, checked_results
+from comparison.probes.targets.identity import identity_from_exchanges
 from comparison.run_changes import record_changes
 
 STORED_FIELDS = (

@@ -12,8 +12,11 @@ from django.db.models import Max, Subquery
 from comparison import grid_selectors, lab_selectors
 from comparison.core import charts, failures, version_groups
 from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
-from comparison.probes import compare, conformance, families, family_cells, interop, real_lane
-from comparison.probes.scenarios import suite
+from comparison.probes import families
+from comparison.probes.assessment import compare, interop
+from comparison.probes.conformance import conformance
+from comparison.probes.run import family_cells, real_lane
+from comparison.probes.run.scenarios import suite
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 # --- targets and runs --------------------------------------------------------------------------

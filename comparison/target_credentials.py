@@ -5,7 +5,7 @@ credential with the next run."""
 
 from __future__ import annotations
 
-from comparison.probes.secrets import origin
+from comparison.probes.targets.secrets import origin
 
 #: (the URL field, the headers that go with it)
 PAIRS = (("url", "headers"), ("upstream", "upstream_headers"))

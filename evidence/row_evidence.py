@@ -10,7 +10,7 @@ from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
-from comparison.probes import conformance
+from comparison.probes.conformance import conformance
 from comparison.selectors import latest_ended_run_stamps
 from evidence import cell_memo
 from registers.core.vocabulary import HOSTS

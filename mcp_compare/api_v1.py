@@ -23,7 +23,7 @@ from common.path_ids import known_text
 from comparison import api as probe_api
 from comparison import api_schemas as probe_out
 from comparison import api_writes, lab_api
-from comparison.probes.upload_check import strict_json
+from comparison.probes.run.upload_check import strict_json
 from registers import api as register_api
 from registers import api_schemas as register_out
 from registers.core.rowfilter import SINGLE_PARAMETERS

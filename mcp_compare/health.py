@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from comparison.models import ProbeRun, WorkerHeartbeat
-from comparison.probes.launch import START_SECONDS
+from comparison.probes.processes.launch import START_SECONDS
 
 
 def stuck_after() -> timedelta | None:

@@ -208,7 +208,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Whatever logs a URL (a library, an error message), the console never shows its credentials.
-    "filters": {"redact": {"()": "comparison.probes.secrets.RedactingFilter"}},
+    "filters": {"redact": {"()": "comparison.probes.targets.secrets.RedactingFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
     "root": {"handlers": ["console"], "level": env.LOG_LEVEL},
 }

@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 source scripts/_python.sh
 ensure_venv requirements.txt >/dev/null
 mkdir -p "$out"
-FIXTURE="$PWD/.venv/bin/python -m comparison.probes.fixture_server --stdio"
+FIXTURE="$PWD/.venv/bin/python -m comparison.probes.fixture.fixture_server --stdio"
 export FIXTURE
 # The proxy runs in a session of its own, so it and whatever it spawned end together.
 setsid bash -c "exec $PROXY_COMMAND" > "$out/proxy.log" 2>&1 &

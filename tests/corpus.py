@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from comparison.probes.runner import TargetSpec, run_probe
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.scenarios import FIXTURE
 from tests.processes import NODE_PEERS, PROJECT, free_port, node_env, server
 
 JUDGEMENTS = Path(__file__).resolve().parent / "data" / "corpus_judgements.json"
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 VENVS = PROJECT / ".venv-corpus"
 FASTMCP_PROXY = Path(__file__).resolve().parent / "corpus_fastmcp_proxy.py"
 
@@ -49,7 +49,7 @@ BY_NAME = {proxy.name: proxy for proxy in PROXIES}
 
 def _http_fixture(stack: contextlib.ExitStack) -> int:
     port = free_port()
-    command = [sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)]
+    command = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)]
     stack.enter_context(server(command, port))
     return port
 

@@ -57,7 +57,7 @@ class Upstream:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        command = [sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(self.port)]
+        command = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(self.port)]
         self.process = subprocess.Popen(command, cwd=PROJECT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:

@@ -12,7 +12,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from comparison.probes import process_tree
+from comparison.probes.processes import process_tree
 
 PROJECT = Path(__file__).resolve().parent.parent
 PEERS = PROJECT / "comparison" / "probes" / "peers"
@@ -78,7 +78,7 @@ def node_env() -> dict[str, str]:
     return {"NODE_OPTIONS": f"--require {LOOPBACK}"}
 
 
-FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture_server", "--stdio")
+FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio")
 
 
 def mcp_proxy_command(port: int, *upstream: str) -> list[str]:

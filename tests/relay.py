@@ -2,7 +2,7 @@
 newline-delimited JSON-RPC both ways, and loses one thing on purpose (or nothing), the way real
 proxies are reported to lose it (../shared/research/proxy-directions.md §1).
 
-    python tests/relay.py --lose cursor -- python -m comparison.probes.fixture_server --stdio
+    python tests/relay.py --lose cursor -- python -m comparison.probes.fixture.fixture_server --stdio
 
 Losses: none, notifications (server→client notifications have no path back), server-requests
 (the relay answers the server's requests itself: Method not found), cursor (list requests lose

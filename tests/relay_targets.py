@@ -11,7 +11,7 @@ RELAY = Path(__file__).with_name("relay.py")
 def relay_target(lose: str):
     from comparison.models import ProbeTarget
 
-    fixture = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    fixture = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
     return ProbeTarget.objects.create(
         name=f"relay losing {lose}",
         transport="stdio",

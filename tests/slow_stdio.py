@@ -18,7 +18,7 @@ DELAY = float(os.environ.get("SLOW_STDIO_DELAY", "0.25"))
 
 def main() -> None:
     server = subprocess.Popen(
-        [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"],
+        [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
     )

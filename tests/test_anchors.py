@@ -17,8 +17,8 @@ from comparison.anchors.schema_lines import place_at
 from comparison.anchors.vocabulary import vocabulary
 from comparison.core import evidence, evidence_related, spec_checks
 from comparison.hosts.findings import findings, findings_for
-from comparison.probes import conformance
-from comparison.probes.scenarios import EVERYTHING, FIXTURE
+from comparison.probes.conformance import conformance
+from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.core.vocabulary import REVISIONS

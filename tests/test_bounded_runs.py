@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from comparison.probes import process_tree
-from comparison.probes.control import CANCELLED, RunControl
-from comparison.probes.exchange import Limits
-from comparison.probes.runner import FAILED, TargetSpec, run_probe
-from comparison.probes.scenarios import Scenario
-from comparison.probes.stdio_transport import StdioTransport
+from comparison.probes.processes import process_tree
+from comparison.probes.processes.control import CANCELLED, RunControl
+from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.run.scenarios import Scenario
+from comparison.probes.transport.exchange import Limits
+from comparison.probes.transport.stdio_transport import StdioTransport
 from tests.processes import free_port, server
 
 REVISION = "2025-06-18"
@@ -200,7 +200,7 @@ def test_a_run_control_cuts_transports_opened_after_it_stopped():
 
 
 def test_a_stop_does_not_wait_for_ever_on_a_transport_that_will_not_be_cut(monkeypatch):
-    from comparison.probes import control as control_module
+    from comparison.probes.processes import control as control_module
 
     monkeypatch.setattr(control_module, "CUT_SECONDS", 0.2)
     release = threading.Event()

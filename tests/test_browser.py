@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.run.scenarios import FIXTURE
 from registers.loader import load_registers
 from tests.conftest import SHIPPED
 

@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 
 from comparison.hosts import change_kinds, protocol
-from comparison.probes import revisions, tries
+from comparison.probes.assessment import revisions, tries
 from comparison.probes.families import changes, server_requests
 from comparison.probes.families.base import Finding, Played
-from comparison.probes.launch import free_port, launched
-from comparison.probes.runner import TargetSpec, run_probe
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.processes.launch import free_port, launched
+from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.scenarios import FIXTURE
 from registers.core.vocabulary import REVISIONS
 from registers.core.vocabulary import ProbeVerdict as V
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 ALL = [str(revision) for revision in REVISIONS]
 STATELESS = "2026-07-28"
 
@@ -249,7 +249,7 @@ def test_what_a_revision_asks_a_server_to_add_is_set_apart_from_the_diff():
 
 def test_mrtr_input_a_proxy_answers_itself_is_refused_as_before_2026_07_28():
     scenario = next(s for s in server_requests.FAMILY.scenarios if s.key == "mrtr-sampling")
-    from comparison.probes.exchange import Exchange
+    from comparison.probes.transport.exchange import Exchange
 
     answered = Exchange("tools/call", {}, response={"jsonrpc": "2.0", "id": 2, "result": {"content": []}})
     played = Played(exchanges=[answered], upstream={"asked": "sampling/createMessage", "answer": {"result": {}}})

@@ -11,8 +11,8 @@ import pytest
 from django.test import override_settings
 
 from comparison.models import ProbeTarget
-from comparison.probes.child_env import child_environment
-from comparison.probes.process_tree import MARK_NAME
+from comparison.probes.processes.child_env import child_environment
+from comparison.probes.processes.process_tree import MARK_NAME
 from comparison.tasks import start_run
 from tests.processes import free_port
 from tests.test_command_secrets import anonymous_views, stored

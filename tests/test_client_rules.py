@@ -11,11 +11,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from comparison.probes.exchange import ExchangeFailure
-from comparison.probes.http_transport import HttpTransport
-from comparison.probes.param_headers import header_problem, header_value, param_headers
-from comparison.probes.sse import MAX_RETRY_MS, EventReader
-from comparison.probes.wire import WireClient
+from comparison.probes.transport.exchange import ExchangeFailure
+from comparison.probes.transport.http_transport import HttpTransport
+from comparison.probes.transport.param_headers import header_problem, header_value, param_headers
+from comparison.probes.transport.sse import MAX_RETRY_MS, EventReader
+from comparison.probes.transport.wire import WireClient
 
 
 def test_events_keep_their_last_id_and_retry_across_chunks():

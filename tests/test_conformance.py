@@ -63,7 +63,7 @@ def passing(scenarios: dict[str, tuple[int, int]]) -> set[str]:
 def direct(tmp_path_factory):
     assert CONFORMANCE.exists(), "the conformance suite is not installed (scripts/test.sh installs it)"
     port = free_port()
-    with server([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port):
+    with server([sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)], port):
         return conformance(f"http://127.0.0.1:{port}/mcp", tmp_path_factory.mktemp("direct"))
 
 

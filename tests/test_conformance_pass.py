@@ -1,4 +1,4 @@
-"""A conformance pass as part of a run (comparison.probes.conformance): the suite's folder read,
+"""A conformance pass as part of a run (comparison.probes.conformance.conformance): the suite's folder read,
 Direct beside Via, the summary, where the suite and our cells part, the pass as results for JUnit
 and baselines; and a stdio target's run, which the suite cannot reach. The suite itself, through
 real proxies, runs in tests/test_conformance.py and tests/test_conformance_runs.py."""
@@ -10,7 +10,7 @@ import json
 import pytest
 
 from comparison.core import pipeline
-from comparison.probes import conformance as c
+from comparison.probes.conformance import conformance as c
 from registers.core.vocabulary import ProbeVerdict as V
 
 
@@ -126,7 +126,7 @@ def test_a_stdio_targets_run_says_the_suite_cannot_reach_it(client):
 
 def test_the_comparison_puts_the_suite_beside_each_runs_target_and_exports_it():
     from comparison.core import reports
-    from comparison.probes.multicompare import compare_runs
+    from comparison.probes.assessment.multicompare import compare_runs
 
     lost = c.Row("tools-call-sampling", (1, 0), (0, 1), V.LOST, "no sampling", (), ()).as_dict()
     kept = c.Row("tools-call-sampling", (1, 0), (1, 0), V.AS_EXPECTED, "", (), ()).as_dict()

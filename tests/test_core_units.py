@@ -8,7 +8,7 @@ from django.http import QueryDict
 from comparison.core import failures
 from comparison.hosts import agreement
 from comparison.hosts.view import FAILED, HostView, Rule
-from comparison.probes.secrets import display_command
+from comparison.probes.targets.secrets import display_command
 from registers.core.facetcounts import FacetOption, facet_options
 from registers.core.filterbar import filter_fields
 from registers.core.rowfilter import FACETS, RowFilter, evaluate, parse

@@ -22,14 +22,16 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison.core import era_grid, pipeline
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes import era_gate, era_rules, pinning
-from comparison.probes.exchange import Limits
-from comparison.probes.grid_run import run_grid
-from comparison.probes.http_transport import HttpTransport
-from comparison.probes.launch import free_port, launched
-from comparison.probes.runner import TargetSpec, builtin_fixture
-from comparison.probes.scenarios import FIXTURE
-from comparison.probes.wire import WireClient
+from comparison.probes.assessment import era_rules
+from comparison.probes.fixture import era_gate
+from comparison.probes.processes.launch import free_port, launched
+from comparison.probes.run.grid_run import run_grid
+from comparison.probes.run.runner import TargetSpec, builtin_fixture
+from comparison.probes.run.scenarios import FIXTURE
+from comparison.probes.targets import pinning
+from comparison.probes.transport.exchange import Limits
+from comparison.probes.transport.http_transport import HttpTransport
+from comparison.probes.transport.wire import WireClient
 from comparison.probing import RunRefused, ensure_builtin_target
 from comparison.tasks import start_run
 from registers.core.vocabulary import REVISIONS

@@ -20,7 +20,7 @@ from django.core.management import call_command
 from comparison.grid_selectors import run_era_grid
 from comparison.models import ProbeTarget
 from comparison.peer_targets import PEERS_TO_ADD
-from comparison.probes import era_rules
+from comparison.probes.assessment import era_rules
 from comparison.tasks import start_run
 from registers.core.vocabulary import REVISIONS
 
@@ -85,14 +85,14 @@ def test_supergateway_as_a_client_of_an_http_upstream_reaches_no_server_of_http_
     import sys
 
     from comparison.peer_targets import LOOPBACK_PRELOAD, SUPERGATEWAY
-    from comparison.probes.grid_run import run_grid
-    from comparison.probes.launch import free_port, launched
-    from comparison.probes.pinning import PLACEHOLDER
-    from comparison.probes.runner import TargetSpec
-    from comparison.probes.scenarios import FIXTURE
+    from comparison.probes.processes.launch import free_port, launched
+    from comparison.probes.run.grid_run import run_grid
+    from comparison.probes.run.runner import TargetSpec
+    from comparison.probes.run.scenarios import FIXTURE
+    from comparison.probes.targets.pinning import PLACEHOLDER
 
     port = free_port()
-    fixture = [sys.executable, "-m", "comparison.probes.fixture_pinned", "--port", str(port)]
+    fixture = [sys.executable, "-m", "comparison.probes.fixture.fixture_pinned", "--port", str(port)]
     upstream = f"http://127.0.0.1:{port}/pinned/{PLACEHOLDER}/mcp"
     command = ["env", f"NODE_OPTIONS=--require {LOOPBACK_PRELOAD}", str(SUPERGATEWAY), "--streamableHttp", upstream]
     spec = TargetSpec("supergateway ← HTTP", "stdio", command=[*command, "--logLevel", "none"], upstream="fixture")

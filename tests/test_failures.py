@@ -13,9 +13,9 @@ from django.core.management import call_command
 from comparison.core import envelope, failures
 from comparison.core.envelope import find_envelope
 from comparison.core.failures import Observation, profiles, raw_observation, score
-from comparison.probes.fixture_content import ENVELOPE
-from comparison.probes.runner import TargetSpec, run_probe
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.fixture.fixture_content import ENVELOPE
+from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.scenarios import FIXTURE
 from tests.processes import FIXTURE_STDIO, free_port, mcp_proxy_command, server
 
 
@@ -156,7 +156,9 @@ def test_builtin_audit_through_the_command():
 def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
     failing = [s for s in FIXTURE if s.failure]
     direct = run_probe(
-        TargetSpec("fixture", "stdio", command=[sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]),
+        TargetSpec(
+            "fixture", "stdio", command=[sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
+        ),
         scenarios=failing,
         revisions_=["2025-11-25"],
     )

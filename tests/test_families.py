@@ -12,14 +12,14 @@ import pytest
 
 from comparison.hosts import protocol
 from comparison.probes import families
-from comparison.probes.exchange import Limits
 from comparison.probes.families.base import Played, Step
-from comparison.probes.runner import TargetSpec, builtin_fixture, run_probe
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe
+from comparison.probes.run.scenarios import FIXTURE
+from comparison.probes.transport.exchange import Limits
 from registers.core.vocabulary import REVISIONS, ProbeVerdict
 
 RELAY = Path(__file__).with_name("relay.py")
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
 AS_EXPECTED, LOST, REFUSED, CHANGED = (
     ProbeVerdict.AS_EXPECTED,

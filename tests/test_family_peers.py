@@ -11,14 +11,14 @@ import pytest
 
 from comparison.peer_targets import supergateway_command
 from comparison.probes import families
-from comparison.probes.revisions import REVISIONS
-from comparison.probes.runner import TargetSpec, run_probe
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.scenarios import FIXTURE
 from registers.core.vocabulary import ProbeVerdict
 from tests.processes import PEERS_VENV, free_port, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
 V = ProbeVerdict
 

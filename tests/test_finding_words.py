@@ -4,8 +4,8 @@ tool error, and `isError: false` (the schema's default) as no difference at all.
 
 from __future__ import annotations
 
-from comparison.probes import strictness
-from comparison.probes.diffing import diff
+from comparison.probes.assessment import strictness
+from comparison.probes.assessment.diffing import diff
 from comparison.probes.families import changes, pagination
 from comparison.probes.families.base import Played, Scenario
 from registers.core.vocabulary import ProbeVerdict as V

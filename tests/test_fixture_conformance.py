@@ -1,4 +1,4 @@
-"""The fixture's part for the official conformance suite (comparison.probes.fixture_conformance),
+"""The fixture's part for the official conformance suite (comparison.probes.fixture.fixture_conformance),
 over the real fixture on stdio: what the suite does not reach (a client without the capability,
 an odd template id, completion's bounds). The suite itself runs in tests/test_conformance.py."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import sys
 
-from comparison.probes.fixture_conformance import TEMPLATE, complete, template_read
-from comparison.probes.stdio_transport import StdioTransport
-from comparison.probes.wire import WireClient
+from comparison.probes.fixture.fixture_conformance import TEMPLATE, complete, template_read
+from comparison.probes.transport.stdio_transport import StdioTransport
+from comparison.probes.transport.wire import WireClient
 
-FIXTURE = [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+FIXTURE = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 
 
 def _session(capabilities=None):

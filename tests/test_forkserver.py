@@ -10,9 +10,9 @@ import subprocess
 import sys
 import time
 
-from comparison.probes import forkserver
-from comparison.probes.stdio_transport import StdioTransport
-from comparison.probes.wire import WireClient
+from comparison.probes.fixture import forkserver
+from comparison.probes.transport.stdio_transport import StdioTransport
+from comparison.probes.transport.wire import WireClient
 from tests.processes import PROJECT, descendants
 
 

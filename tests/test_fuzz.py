@@ -18,13 +18,14 @@ from comparison.core import failures
 from comparison.core.reports import spreadsheet_safe
 from comparison.hosts import mcpx, prompt_views, tool_views
 from comparison.hosts.present import PresentedView, present
-from comparison.probes import jsonsafe, revisions
-from comparison.probes.diffing import diff
-from comparison.probes.exchange import Exchange, Limits
-from comparison.probes.http_transport import HttpTransport
-from comparison.probes.runner import VERDICTS, ProbeOutcome, TargetSpec, assess
-from comparison.probes.scenarios import Scenario, suite
-from comparison.probes.stdio_transport import StdioTransport
+from comparison.probes.assessment import revisions
+from comparison.probes.assessment.diffing import diff
+from comparison.probes.run.runner import VERDICTS, ProbeOutcome, TargetSpec, assess
+from comparison.probes.run.scenarios import Scenario, suite
+from comparison.probes.transport import jsonsafe
+from comparison.probes.transport.exchange import Exchange, Limits
+from comparison.probes.transport.http_transport import HttpTransport
+from comparison.probes.transport.stdio_transport import StdioTransport
 from tests.strategies import almost_json, examples, json_values, responses, results
 
 SCENARIOS = list(suite("fixture"))

@@ -172,7 +172,7 @@ def test_structured_readings_tell_the_text_from_the_value(observed):
     by parsing, the words by their text), and the hosts a hand run showed passing only the text
     (Gemini CLI 0.61.0, opencode 1.18.33) never get the value."""
     from comparison.hostlab.features import json_values_in
-    from comparison.probes.fixture_content import WEATHER, WEATHER_WORDS
+    from comparison.probes.fixture.fixture_content import WEATHER, WEATHER_WORDS
 
     for host in RUNNABLE:
         item = observed[(host, "structured")]

@@ -23,7 +23,7 @@ PINNED = json.loads((PROJECT / "tests" / "data" / "host_lab_pinned.json").read_t
 @pytest.fixture
 def relay_target(db):
     command = [sys.executable, str(PROJECT / "tests" / "relay.py"), "--lose", "images", "--"]
-    command += [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    command += [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
     return ProbeTarget.objects.create(
         name="relay losing images", transport="stdio", command=command, env={"PYTHONPATH": str(PROJECT)}
     )
@@ -96,7 +96,7 @@ def test_probe_real_hosts_on_an_ad_hoc_command_prints_each_host(capsys):
         "images",
         "--",
     ]
-    relay += [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    relay += [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
     with pytest.raises(CommandError, match="broke an expectation"):
         call_command("probe", "--command", " ".join(relay), "--revisions", "2025-06-18", "--scenarios", "image",
                      "--real-hosts")  # fmt: skip

@@ -14,9 +14,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes.exchange import Limits
-from comparison.probes.runner import FAILED, TargetSpec, run_probe
-from comparison.probes.scenarios import Scenario
+from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.run.scenarios import Scenario
+from comparison.probes.transport.exchange import Limits
 from comparison.probing import _save_result
 from tests import hostile
 from tests.processes import PROJECT, free_port, server

@@ -16,7 +16,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes.result_shape import Result, repaired
+from comparison.probes.assessment.result_shape import Result, repaired
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from comparison.token_models import ApiToken

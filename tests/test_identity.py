@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from comparison.hosts import change_kinds
-from comparison.probes import item_names, listing
-from comparison.probes.diffing import diff
+from comparison.probes.assessment import item_names, listing
+from comparison.probes.assessment.diffing import diff
 from registers.core.vocabulary import ProbeVerdict as V
 from tests.test_change_kinds import cells, kinds, through_http_relay
 

@@ -1,4 +1,4 @@
-"""The interop score (comparison.probes.interop), the comparison of runs (multicompare) and the
+"""The interop score (comparison.probes.assessment.interop), the comparison of runs (multicompare) and the
 server-drawn charts (comparison.core.charts), over plain data."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 import xml.etree.ElementTree as ET
 
 from comparison.core import charts
-from comparison.probes.interop import cell_interop, received, run_score
-from comparison.probes.multicompare import compare_runs
+from comparison.probes.assessment.interop import cell_interop, received, run_score
+from comparison.probes.assessment.multicompare import compare_runs
 from registers.core.vocabulary import HOSTS
 
 TEXT = {"content": [{"type": "text", "text": "hello"}]}

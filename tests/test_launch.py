@@ -1,4 +1,4 @@
-"""A target's own server, started by the run and stopped after it (comparison.probes.launch),
+"""A target's own server, started by the run and stopped after it (comparison.probes.processes.launch),
 with real processes on 127.0.0.1."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from comparison.probes.launch import LaunchFailed, launched, loopback_port
-from comparison.probes.listeners import listening_inodes
+from comparison.probes.processes.launch import LaunchFailed, launched, loopback_port
+from comparison.probes.transport.listeners import listening_inodes
 from tests.processes import free_port
 
 
@@ -114,7 +114,7 @@ def test_the_listener_of_a_port_is_found_among_its_processes():
     import os
     import subprocess
 
-    from comparison.probes.listeners import listener_is_among
+    from comparison.probes.transport.listeners import listener_is_among
 
     with socket.socket() as listening:
         listening.bind(("127.0.0.1", 0))

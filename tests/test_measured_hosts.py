@@ -13,9 +13,9 @@ import pytest
 
 from comparison.core.pipeline import junit_xml
 from comparison.hosts import measured
-from comparison.probes.interop import run_score
-from comparison.probes.runner import TargetSpec, run_probe
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.assessment.interop import run_score
+from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.scenarios import FIXTURE
 from registers.core.vocabulary import SCORED_HOSTS, SUBJECT_HOST
 from tests.test_change_kinds import FIXTURE_STDIO, HERE
 

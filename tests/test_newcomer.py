@@ -293,7 +293,7 @@ def test_the_favicon_holds_after_start_has_collected_the_static_files(client, se
 
 
 def test_row_15_the_fixture_server_says_where_it_listens(tmp_path):
-    from comparison.probes.launch import free_port
+    from comparison.probes.processes.launch import free_port
 
     port = free_port()
     process = subprocess.Popen(

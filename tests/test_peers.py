@@ -10,13 +10,13 @@ from collections import Counter
 import pytest
 
 from comparison.peer_targets import supergateway_command
-from comparison.probes.revisions import REVISIONS
-from comparison.probes.runner import CHANGED, TargetSpec, run_probe
-from comparison.probes.scenarios import EVERYTHING, FIXTURE
+from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.run.runner import CHANGED, TargetSpec, run_probe
+from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from tests.processes import NODE_PEERS, PEERS_VENV, free_port, listening_addresses, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers
-FIXTURE_STDIO = f"{sys.executable} -m comparison.probes.fixture_server --stdio"
+FIXTURE_STDIO = f"{sys.executable} -m comparison.probes.fixture.fixture_server --stdio"
 MCP_PROXY = PEERS_VENV / "bin" / "mcp-proxy"
 EVERYTHING_JS = NODE_PEERS / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 SUPERGATEWAY = NODE_PEERS / ".bin" / "supergateway"

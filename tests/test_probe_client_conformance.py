@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from comparison.hostlab.conformance_client import SCENARIOS, SUITE_VERSION
-from comparison.probes.conformance_run import CLIENT_SUITE_BIN, run_client_scenario
+from comparison.probes.conformance.conformance_run import CLIENT_SUITE_BIN, run_client_scenario
 
 pytestmark = pytest.mark.peers
 

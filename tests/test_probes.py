@@ -10,10 +10,10 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from comparison.probes import revisions
-from comparison.probes.diffing import diff
-from comparison.probes.runner import AS_EXPECTED, CHANGED, INVALID, TargetSpec, builtin_fixture, run_probe
-from comparison.probes.scenarios import FIXTURE, expected_fixture_response
+from comparison.probes.assessment import revisions
+from comparison.probes.assessment.diffing import diff
+from comparison.probes.run.runner import AS_EXPECTED, CHANGED, INVALID, TargetSpec, builtin_fixture, run_probe
+from comparison.probes.run.scenarios import FIXTURE, expected_fixture_response
 from tests.processes import free_port, listening_addresses, server
 
 
@@ -160,7 +160,7 @@ def test_expected_answers_come_from_the_fixture_content():
 
 def test_probe_over_http_against_the_fixture_server():
     port = free_port()
-    command = [sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)]
+    command = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)]
     with server(command, port) as process:
         assert listening_addresses(process.pid) == [f"127.0.0.1:{port}"]
         spec = TargetSpec("fixture over HTTP", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")

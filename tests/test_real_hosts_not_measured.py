@@ -21,7 +21,7 @@ from comparison.hostlab.adapters import codemode as codemode_adapter
 from comparison.interop_selectors import run_host_interop
 from comparison.lab_models import HostObservation
 from comparison.models import ProbeRun
-from comparison.probes import real_lane
+from comparison.probes.run import real_lane
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from comparison.probes.compare import CHANGED, compare
-from comparison.probes.volatile import steady
+from comparison.probes.assessment.compare import CHANGED, compare
+from comparison.probes.assessment.volatile import steady
 from comparison.probing import ensure_builtin_target
 from comparison.tasks import start_run
 
@@ -30,14 +30,14 @@ def test_a_rerun_of_an_unchanged_http_target_changes_no_cell():
     import sys
 
     from comparison.models import ProbeTarget
-    from comparison.probes.launch import free_port
+    from comparison.probes.processes.launch import free_port
 
     port = free_port()
     target = ProbeTarget.objects.create(
         name="fixture over HTTP",
         transport="http",
         url=f"http://127.0.0.1:{port}/mcp",
-        launch=[sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)],
+        launch=[sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)],
         upstream="fixture",
     )
     first = start_run(target=target, revisions=[], scenarios=[])

@@ -1,22 +1,22 @@
 """A loss is blamed on a proxy only once the same exchange, with no proxy in between, comes
 through whole: the fixture served in the target's own shape is probed for every cell judged lost
-or refused (comparison.probes.same_shape and runner.check_losses_alone)."""
+or refused (comparison.probes.assessment.same_shape and runner.check_losses_alone)."""
 
 from __future__ import annotations
 
 import sys
 
-from comparison.probes import same_shape
-from comparison.probes.control import RunControl
-from comparison.probes.exchange import Limits
-from comparison.probes.revision_session import probe_revision
-from comparison.probes.runner import (
+from comparison.probes.assessment import same_shape
+from comparison.probes.processes.control import RunControl
+from comparison.probes.run.revision_session import probe_revision
+from comparison.probes.run.runner import (
     TargetSpec,
     _outcome,
     builtin_fixture,
     check_losses_alone,
 )
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.run.scenarios import FIXTURE
+from comparison.probes.transport.exchange import Limits
 from registers.core.vocabulary import ProbeVerdict as V
 from tests.test_change_kinds import HERE, through_stdio_relay
 from tests.test_families import FIXTURE_STDIO

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes.secrets import display_command, display_url
+from comparison.probes.targets.secrets import display_command, display_url
 from comparison.tasks import start_run
 from tests.processes import free_port, server
 
@@ -38,7 +38,7 @@ SECRETS = [*HEADERS.values(), QUERY_SECRET, UPSTREAM_SECRET]
 @pytest.fixture(scope="module")
 def fixture_port():
     port = free_port()
-    with server([sys.executable, "-m", "comparison.probes.fixture_server", "--port", str(port)], port):
+    with server([sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)], port):
         yield port
 
 
@@ -269,7 +269,7 @@ def test_display_helpers():
 
 
 def test_a_secret_is_masked_in_keys_values_and_lists_and_nothing_else_changes():
-    from comparison.probes.secrets import MASK, Redactor
+    from comparison.probes.targets.secrets import MASK, Redactor
 
     redactor = Redactor(["s3cret-token"])
     data = {"s3cret-token": ["a s3cret-token b", 7], 2: None, "plain": {"k": "s3cret-token"}}
@@ -278,7 +278,7 @@ def test_a_secret_is_masked_in_keys_values_and_lists_and_nothing_else_changes():
 
 
 def test_the_log_filter_masks_urls_and_never_drops_a_line():
-    from comparison.probes.secrets import RedactingFilter
+    from comparison.probes.targets.secrets import RedactingFilter
 
     log_filter = RedactingFilter()
     record = logging.LogRecord("httpx", logging.INFO, __file__, 1, "GET %s", ("http://user:pw-99@127.0.0.1/x",), None)
@@ -293,14 +293,14 @@ def test_the_log_filter_masks_urls_and_never_drops_a_line():
 def test_options_are_named_without_their_dashes():
     """`--www-authenticate` names a header that is no credential, as `www-authenticate` does; the
     dashes in front are not part of the name."""
-    from comparison.probes.secrets import command_secrets
+    from comparison.probes.targets.secrets import command_secrets
 
     assert command_secrets(["srv", "--www-authenticate=Basic", "--www-authenticate", "Basic"]) == []
     assert command_secrets(["srv", "--key=k-1", "--key", "k-2", "-token", "k-3"]) == ["k-1", "k-2", "k-3"]
 
 
 def test_userinfo_of_every_shape_is_hidden():
-    from comparison.probes.secrets import command_secrets, url_secrets
+    from comparison.probes.targets.secrets import command_secrets, url_secrets
 
     assert display_url("http://user:pa:ss@h/") == "http://user:•••@h/", "a colon in the password"
     assert "pa:ss" in url_secrets("http://user:pa:ss@h/")
@@ -317,7 +317,7 @@ def test_an_object_is_an_envelope_only_by_its_schema():
 
 
 def test_the_secrets_a_url_carries():
-    from comparison.probes.secrets import url_secrets, url_userinfo
+    from comparison.probes.targets.secrets import url_secrets, url_userinfo
 
     assert url_userinfo("http://u:p@h:1/") == "u:p"
     assert url_userinfo("http://u:p@ss@h/") == "u:p@ss"
@@ -328,7 +328,7 @@ def test_the_secrets_a_url_carries():
 
 
 def test_header_names_are_read_whatever_their_case():
-    from comparison.probes.secrets import looks_like_credential
+    from comparison.probes.targets.secrets import looks_like_credential
 
     assert not looks_like_credential("WWW-Authenticate"), "names a scheme, carries no credential"
     assert looks_like_credential("X-API-KEY")
@@ -336,7 +336,7 @@ def test_header_names_are_read_whatever_their_case():
 
 
 def test_a_secret_that_contains_another_is_masked_whole_and_short_values_are_no_secrets():
-    from comparison.probes.secrets import MASK, Redactor
+    from comparison.probes.targets.secrets import MASK, Redactor
 
     assert Redactor(["efgh", "abcdefgh"]).text("x abcdefgh y") == f"x {MASK} y"
     assert Redactor(["abcd", "abcdefgh"]).text("x abcdefgh y") == f"x {MASK} y", "not a mask and a tail"
@@ -368,7 +368,7 @@ COMMAND_FORMS = [
     ("command", "secret"), COMMAND_FORMS, ids=[f"{c[0][0]}-{i}" for i, c in enumerate(COMMAND_FORMS)]
 )
 def test_every_command_line_form_of_a_secret_is_masked(command, secret):
-    from comparison.probes.secrets import Redactor, command_secrets
+    from comparison.probes.targets.secrets import Redactor, command_secrets
 
     shown = " ".join(display_command(command))
     assert secret not in shown, shown
@@ -393,7 +393,7 @@ def test_a_credential_comes_back_masked_without_its_scheme_word_or_percent_encod
     or percent-encoded, and it was stored and shown."""
     from urllib.parse import quote
 
-    from comparison.probes.secrets import MASK, Redactor
+    from comparison.probes.targets.secrets import MASK, Redactor
 
     redactor = Redactor(["Bearer tok/with+odd=chars"])
     for echo in ("tok/with+odd=chars", quote("tok/with+odd=chars", safe=""), "Bearer tok/with+odd=chars"):
@@ -418,13 +418,13 @@ def test_a_credential_comes_back_masked_without_its_scheme_word_or_percent_encod
 )
 def test_header_and_environment_options_take_exactly_their_value(command, secrets):
     """The option's own value, found whether the option ends the line or not, named or not."""
-    from comparison.probes.secrets import command_secrets
+    from comparison.probes.targets.secrets import command_secrets
 
     assert command_secrets(command) == secrets
 
 
 def test_a_secret_with_a_space_and_a_slash_is_masked_in_each_percent_encoding():
-    from comparison.probes.secrets import MASK, Redactor
+    from comparison.probes.targets.secrets import MASK, Redactor
 
     redactor = Redactor(["se cret/x-1"])
     for echo in ("se%20cret%2Fx-1", "se+cret%2Fx-1", "se cret/x-1"):
@@ -432,7 +432,7 @@ def test_a_secret_with_a_space_and_a_slash_is_masked_in_each_percent_encoding():
 
 
 def test_placeholders_take_the_environment_and_leave_other_text():
-    from comparison.probes.secrets import expand_placeholders
+    from comparison.probes.targets.secrets import expand_placeholders
 
     env = {"TOKEN": "t-1", "HOST": "h"}
     command = ["srv", "Bearer ${TOKEN}", "${HOST}:${MISSING}", "$TOKEN", "${TOKEN}${TOKEN}"]
@@ -452,6 +452,6 @@ def test_placeholders_take_the_environment_and_leave_other_text():
     ids=["a-word-is-no-option", "bare-header", "two-shells", "quoted", "unbalanced-quote", "one-argument"],
 )
 def test_secrets_inside_arguments_and_shell_strings(command, secrets):
-    from comparison.probes.secrets import command_secrets
+    from comparison.probes.targets.secrets import command_secrets
 
     assert command_secrets(command) == secrets

@@ -11,7 +11,7 @@ import subprocess
 import time
 import urllib.request
 
-from comparison.probes import process_tree
+from comparison.probes.processes import process_tree
 from tests.processes import PROJECT, free_port
 
 STARTED_WITHIN = 150  # seconds: migrate, collectstatic and the first load on an empty database

@@ -12,11 +12,11 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from comparison.probes.exchange import Limits
-from comparison.probes.get_stream import ANSWER_SECONDS, GetStream
-from comparison.probes.runner import FAILED, TargetSpec, run_probe
-from comparison.probes.scenarios import Scenario
-from comparison.probes.secrets import Redactor
+from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.run.scenarios import Scenario
+from comparison.probes.targets.secrets import Redactor
+from comparison.probes.transport.exchange import Limits
+from comparison.probes.transport.get_stream import ANSWER_SECONDS, GetStream
 
 
 @contextlib.contextmanager

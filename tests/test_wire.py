@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from comparison.probes.exchange import Exchange, Limits
-from comparison.probes.http_transport import HttpTransport
-from comparison.probes.revisions import answer_findings
-from comparison.probes.secrets import mask_headers
-from comparison.probes.stdio_transport import StdioTransport
-from comparison.probes.wire import WireClient
+from comparison.probes.assessment.revisions import answer_findings
+from comparison.probes.targets.secrets import mask_headers
+from comparison.probes.transport.exchange import Exchange, Limits
+from comparison.probes.transport.http_transport import HttpTransport
+from comparison.probes.transport.stdio_transport import StdioTransport
+from comparison.probes.transport.wire import WireClient
 
 LIMITS = Limits(connect_timeout=1.0, total_timeout=2.0, max_bytes=1024 * 1024, max_events=50)
 REQUEST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
@@ -237,7 +237,9 @@ def test_credentials_are_masked():
 
 def test_session_against_the_fixture_over_stdio_at_every_revision():
     for revision in ("2024-11-05", "2025-06-18", "2026-07-28"):
-        client = WireClient(StdioTransport([sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]))
+        client = WireClient(
+            StdioTransport([sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"])
+        )
         try:
             session = client.open(revision)
             exchange = client.request("tools/call", {"name": "audio", "arguments": {}})

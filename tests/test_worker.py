@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from comparison.probes.scenarios import FIXTURE
+from comparison.probes.run.scenarios import FIXTURE
 from registers.core.vocabulary import REVISIONS
 from tests import lane_db
 from tests.processes import end_group, manage, running
@@ -191,7 +191,7 @@ def test_two_workers_run_two_targets_at_once_and_never_the_same_run(shared, tmp_
     code = (
         "import sys; from comparison.models import ProbeTarget; from comparison.tasks import start_run; "
         "t = ProbeTarget.objects.create(name='second fixture', transport='stdio', "
-        "command=[sys.executable, '-m', 'comparison.probes.fixture_server', '--stdio'], upstream='fixture'); "
+        "command=[sys.executable, '-m', 'comparison.probes.fixture.fixture_server', '--stdio'], upstream='fixture'); "
         "print(start_run(target=t, revisions=['2025-06-18', '2025-11-25'], scenarios=[]).pk)"
     )
     first = enqueue(env, slow=True, revisions="['2025-06-18', '2025-11-25']")

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from comparison.probes.era_rules import COUNTER_OFFER, FAILS, WORKS, PairRule, direct_rule
+from comparison.probes.assessment.era_rules import COUNTER_OFFER, FAILS, WORKS, PairRule, direct_rule
 from registers.core.vocabulary import REVISIONS, ProbeVerdict
 
 AS_THE_RULES_SAY, TRANSLATED, PASSED_THROUGH, REFUSED, CARRIED, AGREED_OTHER, COUNTER_OFFERED, OWN_OFFER = (

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from comparison.core import failures
-from comparison.probes.fixture_content import FAILURE_KINDS, TOOLS, ToolError
+from comparison.probes.fixture.fixture_content import FAILURE_KINDS, TOOLS, ToolError
 
 SPEC_FORMS = ("rpc", "prose")
 COORDINATE_ROWS = {"FG-01": "D", "FG-02": "P", "FG-03": "C", "FG-04": "T", "FG-05": "E", "FG-06": "R"}

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
-from comparison.probes.compare import describe
+from comparison.probes.assessment.compare import describe
 from registers.core.vocabulary import SCORED_HOSTS, ProbeVerdict
 
 #: Worse to the right: a cell regresses when its verdict moves right of the baseline's.

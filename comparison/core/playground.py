@@ -15,7 +15,7 @@ from comparison.hosts import PROVIDERS, is_prompt_result, result_views
 from comparison.hosts.examples import all_examples, example
 from comparison.hosts.present import PresentedView, present
 from comparison.hosts.shape import shape_problem
-from comparison.probes import jsonsafe
+from comparison.probes.transport import jsonsafe
 
 #: The input is shown back in the form up to this size; beyond it, a note instead of megabytes.
 ECHO_LIMIT = 256 * 1024

@@ -1,5 +1,5 @@
 """The scenarios the lab runs each host through: every content-result and failure tool of the
-fixture (comparison/probes/fixture_content.py), one run each, and the feature each one shows."""
+fixture (comparison/probes/fixture/fixture_content.py), one run each, and the feature each one shows."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-PROBES = Path(__file__).resolve().parent.parent / "probes"
+FIXTURE = Path(__file__).resolve().parent.parent / "probes" / "fixture"
 #: The fixture's own files: a change to any of them is a new fixture version.
 FIXTURE_FILES = ("fixture_content.py", "fixture_server.py")
 
@@ -56,17 +56,17 @@ def fixture_version() -> str:
     """A short hash of the fixture's files: observations are cached per fixture version."""
     digest = hashlib.sha256()
     for name in FIXTURE_FILES:
-        digest.update((PROBES / name).read_bytes())
+        digest.update((FIXTURE / name).read_bytes())
     return digest.hexdigest()[:12]
 
 
 def fixture_command() -> list[str]:
-    return [sys.executable, "-m", "comparison.probes.fixture_server", "--stdio"]
+    return [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 
 
 def fixture_environment() -> dict[str, str]:
     """The fixture imports the project: it runs with the project on its path."""
-    return {"PYTHONPATH": str(PROBES.parent.parent)}
+    return {"PYTHONPATH": str(FIXTURE.parents[2])}
 
 
 def meeting(anchors: list[str] | tuple[str, ...]) -> list[LabScenario]:
@@ -80,7 +80,7 @@ def meeting(anchors: list[str] | tuple[str, ...]) -> list[LabScenario]:
 def fixture_reply(tool: str) -> dict[str, Any] | None:
     """The JSON-RPC reply the fixture sends for a tool (its result, or the error it raises): the
     same at every revision."""
-    from comparison.probes.fixture_content import TOOLS, ToolError
+    from comparison.probes.fixture.fixture_content import TOOLS, ToolError
 
     if tool not in TOOLS:
         return None

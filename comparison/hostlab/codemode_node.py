@@ -7,7 +7,7 @@ import subprocess
 from typing import Any
 
 from comparison.hostlab.install import NODE_DIR, node_binary
-from comparison.probes.child_env import child_environment
+from comparison.probes.processes.child_env import child_environment
 
 SCRIPT = NODE_DIR / "cloudflare_views.mjs"
 PROTOCOL_SCRIPT = NODE_DIR / "cloudflare_protocol.mjs"

@@ -25,7 +25,7 @@ from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.install import NODE_MODULES
 from comparison.hostlab.lab import binary_path
 from comparison.hostlab.runner import run
-from comparison.probes.process_tree import end_group
+from comparison.probes.processes.process_tree import end_group
 
 SUITE_VERSION = "0.2.0-alpha.12"
 SUITE_BIN = NODE_MODULES / ".bin" / "conformance"

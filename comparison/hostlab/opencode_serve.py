@@ -24,7 +24,7 @@ from typing import Any
 from comparison.hostlab.adapters.opencode import QUIET_ENV, opencode_config
 from comparison.hostlab.chat_fake_model import FakeModel
 from comparison.hostlab.install import OPENCODE_BIN
-from comparison.probes.process_tree import end_group
+from comparison.probes.processes.process_tree import end_group
 
 SERVER = Path(__file__).resolve().parent / "stdio_result_server.py"
 START_TIMEOUT = 60.0

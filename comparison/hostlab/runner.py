@@ -19,7 +19,7 @@ from typing import Any
 from comparison.hostlab.adapters.base import Adapter, Context
 from comparison.hostlab.egress_trap import EgressTrap, proxy_environment
 from comparison.hostlab.fake_model import FakeModel, Script
-from comparison.probes.process_tree import end_group
+from comparison.probes.processes.process_tree import end_group
 
 RECORDER = Path(__file__).resolve().parent / "recorder.py"
 RUN_TIMEOUT = 90.0

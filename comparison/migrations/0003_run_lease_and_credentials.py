@@ -22,7 +22,7 @@ def _basic(info):
 def move_credentials_out_of_urls(apps, schema_editor):
     """Userinfo in a stored URL becomes an Authorization header (what an HTTP client sends for it),
     and captured results and run errors of targets with credentials are masked again."""
-    from comparison.probes.secrets import Redactor, mask_headers, url_secrets
+    from comparison.probes.targets.secrets import Redactor, mask_headers, url_secrets
 
     Target = apps.get_model("comparison", "ProbeTarget")
     Result = apps.get_model("comparison", "ProbeResult")

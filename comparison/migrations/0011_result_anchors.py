@@ -8,7 +8,7 @@ from django.db import migrations, models
 def fill_anchors(apps, schema_editor):
     from comparison.anchors import kinds
     from comparison.anchors.travelled import travelled
-    from comparison.probes.scenarios import SUITES
+    from comparison.probes.run.scenarios import SUITES
 
     declared = {scenario.key: list(scenario.anchors) for suite in SUITES.values() for scenario in suite}
     ProbeResult = apps.get_model("comparison", "ProbeResult")

@@ -15,7 +15,7 @@ def existing_tokens_keep_what_they_could_do(apps, schema_editor):
 def repair_malformed_results(apps, schema_editor):
     """Results stored before uploads were checked against the schema: each malformed part taken out
     and named in a finding (probes.result_shape.repaired), so every page that reads them is whole."""
-    from comparison.probes.result_shape import repaired
+    from comparison.probes.assessment.result_shape import repaired
 
     ProbeResult = apps.get_model("comparison", "ProbeResult")
     fields = ("anchors", "seen", "findings", "diff", "host_views", "dpcter", "exchanges", "tries", "interop")

@@ -1,11 +1,11 @@
 """manage.py fixture_server --port N | --stdio [--revisions R1,R2]: the fixture upstream (127.0.0.1
-only), optionally pinned to some revisions (comparison/probes/era_gate.py)."""
+only), optionally pinned to some revisions (comparison/probes/fixture/era_gate.py)."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from comparison.probes import fixture_pinned
+from comparison.probes.fixture import fixture_pinned
 
 
 class Command(BaseCommand):

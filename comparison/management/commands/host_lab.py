@@ -14,7 +14,7 @@ from comparison import lab_selectors, lab_services, lab_sweeps, lab_through, tas
 from comparison.hostlab import catalogue, through, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.own_secrets import own_secrets
-from comparison.probes.secrets import Redactor
+from comparison.probes.targets.secrets import Redactor
 
 
 class Command(BaseCommand):

@@ -18,16 +18,16 @@ from comparison.core.era_grid import grid_of, grid_text, no_common_era
 from comparison.hostlab import through
 from comparison.lab_selectors import measured_for_probes, measured_hosts_of, shipped_observations
 from comparison.models import ProbeTarget
-from comparison.probes import conformance, conformance_run
-from comparison.probes.compare import describe
-from comparison.probes.control import RunControl
-from comparison.probes.grid_run import run_grid
-from comparison.probes.pinning import pinnable
-from comparison.probes.revisions import REVISIONS
-from comparison.probes.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
-from comparison.probes.scenarios import SUITES, suite
-from comparison.probes.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
-from comparison.probes.tries import MAX_TRIES
+from comparison.probes.assessment.compare import describe
+from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.assessment.tries import MAX_TRIES
+from comparison.probes.conformance import conformance, conformance_run
+from comparison.probes.processes.control import RunControl
+from comparison.probes.run.grid_run import run_grid
+from comparison.probes.run.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
+from comparison.probes.run.scenarios import SUITES, suite
+from comparison.probes.targets.pinning import pinnable
+from comparison.probes.targets.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
 from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 

@@ -1,7 +1,7 @@
 """What a scenario family is: its scenarios (with the revisions and transports they exist in),
 how a scenario is played against a target, how what came back is assessed, and what each host
 makes of a loss. Pure, no Django, no SDK: the fixture's side of a family is written against the
-small `Upstream` protocol that `comparison.probes.fixture_server` adapts to the SDK.
+small `Upstream` protocol that `comparison.probes.fixture.fixture_server` adapts to the SDK.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ import json
 import time
 from typing import Any
 
-from comparison.probes.exchange import Call
 from comparison.probes.families.base import Family, Finding, Played, Scenario, Step, Tool, Upstream
 from comparison.probes.families.playing import (
     add,
@@ -23,6 +22,7 @@ from comparison.probes.families.playing import (
     report_of,
     tool_call,
 )
+from comparison.probes.transport.exchange import Call
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
 

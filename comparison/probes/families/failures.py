@@ -5,7 +5,7 @@ failure-gap audit scores them (DPCTER)."""
 from __future__ import annotations
 
 from comparison.probes.families.base import Family, Scenario, call_scenario
-from comparison.probes.fixture_content import FAILURE_KINDS
+from comparison.probes.fixture.fixture_content import FAILURE_KINDS
 
 NAME = "failures"
 IS_ERROR, INVALID_PARAMS = "field:CallToolResult.isError", "error:-32602"

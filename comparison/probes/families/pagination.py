@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from comparison.hosts import change_kinds
-from comparison.probes import item_names, listing
+from comparison.probes.assessment import item_names, listing
 from comparison.probes.families.base import Family, Finding, Played, Scenario
 from comparison.probes.families.playing import add, error_of
 from registers.core.vocabulary import ProbeVerdict as V

@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from comparison.probes.exchange import Call
 from comparison.probes.families.base import Family, Finding, Played, Scenario, Tool, Upstream
 from comparison.probes.families.playing import (
     add,
@@ -20,6 +19,7 @@ from comparison.probes.families.playing import (
     report_of,
     tool_call,
 )
+from comparison.probes.transport.exchange import Call
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
 

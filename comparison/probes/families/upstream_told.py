@@ -11,7 +11,7 @@ from typing import Any
 from comparison.hosts import change_kinds
 from comparison.probes.families.base import Family, Finding, Played, Scenario, Tool, Upstream
 from comparison.probes.families.playing import add, no_report, report, report_of, tool_call
-from comparison.probes.wire import CLIENT_INFO
+from comparison.probes.transport.wire import CLIENT_INFO
 from registers.core.vocabulary import ProbeVerdict as V
 from registers.core.vocabulary import Revision
 
