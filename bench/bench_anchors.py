@@ -81,7 +81,7 @@ def main() -> None:
     from django.core.cache import cache
     from django.test import Client
 
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
     from registers import filters
     from registers.core.anchoring import doc_anchors

@@ -18,9 +18,14 @@ GOAL = 6.0
 
 
 def _targets(names: list[str]):
-    from comparison.peer_targets import LOOPBACK_PRELOAD, fixture_stdio, mcp_proxy_command, supergateway_command
     from comparison.probes.processes.launch import free_port
     from comparison.probes.run.runner import TargetSpec, builtin_fixture
+    from comparison.services.peer_targets import (
+        LOOPBACK_PRELOAD,
+        fixture_stdio,
+        mcp_proxy_command,
+        supergateway_command,
+    )
 
     # The peers' own commands, on a port of the benchmark's.
     chosen = names or ["builtin", "mcp-proxy"]

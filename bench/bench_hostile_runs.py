@@ -77,7 +77,7 @@ def queue_wait(folder: Path) -> None:
         "print(start_run(target=t, revisions=[], scenarios=[]).pk)"
     )
     other = (
-        "from comparison.probing import ensure_builtin_target; from comparison.tasks import start_run; "
+        "from comparison.services.probing import ensure_builtin_target; from comparison.tasks import start_run; "
         "print(start_run(target=ensure_builtin_target(), revisions=['2025-06-18'], scenarios=['text']).pk)"
     )
     command = [sys.executable, "manage.py", "probe_worker", "--interval", "0.2", "--no-startup-delay"]

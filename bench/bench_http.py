@@ -97,7 +97,7 @@ def main_page_urls(target_pk: str) -> list[str]:
 
 MAIN_SETUP = """
 from django.core.management import call_command
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 call_command("host_lab", "--load-snapshot", "comparison/data/host_lab_observations.json")
 print(ensure_builtin_target().pk)
 """
@@ -207,7 +207,7 @@ BUMP = "from common.pagecache import bump_data_version; bump_data_version()"
 SEED_RUNS = """
 import copy
 from comparison.models import ProbeResult, ProbeRun
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 target = ensure_builtin_target()
 model = start_run(target=target, revisions=["2025-06-18", "2025-11-25"], scenarios=[])
@@ -234,7 +234,7 @@ import json, io
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from comparison.models import ProbeTarget
-from comparison.token_models import ApiToken
+from comparison.models.tokens import ApiToken
 target, _ = ProbeTarget.objects.get_or_create(name="bench-uploads", defaults=dict(transport="http", url="http://127.0.0.1:9/mcp"))
 ci, _ = User.objects.get_or_create(username="bench-ci")
 target.uploaders.add(ci)

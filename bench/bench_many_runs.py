@@ -34,7 +34,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from comparison.models import ProbeRun, ProbeTarget
-    from comparison.selectors import latest_ended_run_stamps
+    from comparison.selectors.runs import latest_ended_run_stamps
 
     target, _ = ProbeTarget.objects.get_or_create(
         name="bench-many-uploads", defaults={"transport": "http", "url": "http://127.0.0.1:9/mcp"}

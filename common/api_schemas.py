@@ -1,6 +1,6 @@
 """The JSON API's shared shapes (`/api/v1/`): read answers name the fields every client relies on
 and allow more (the pages' data grows); write bodies are closed, so an unknown field is a 422 that
-names it. Each app's own shapes build on these: registers.api_schemas, comparison.api_schemas."""
+names it. Each app's own shapes build on these: registers.api_schemas, comparison.api.schemas."""
 
 from __future__ import annotations
 

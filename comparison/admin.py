@@ -7,7 +7,7 @@ from comparison import tasks, token_admin  # noqa: F401 - registers the token ad
 from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.probes.run.scenarios import SUITES, suite
 from comparison.probes.targets.secrets import display_command, display_url
-from comparison.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
+from comparison.services.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 from registers.core.vocabulary import REVISIONS
 
 SECRET_FIELDS = ("headers", "upstream_headers", "env")

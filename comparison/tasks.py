@@ -22,11 +22,11 @@ from django.tasks import default_task_backend, task
 from django.utils import timezone
 
 from comparison.hostlab import versions
-from comparison.lab_services import run_target
-from comparison.lab_sweeps import SweepOutcome, measure_version, releases
-from comparison.lab_through import real_hosts_pass
 from comparison.models import ProbeRun, ProbeSchedule
-from comparison.probing import RunRefused, create_run, execute_run
+from comparison.services.lab import run_target
+from comparison.services.lab_sweeps import SweepOutcome, measure_version, releases
+from comparison.services.lab_through import real_hosts_pass
+from comparison.services.probing import RunRefused, create_run, execute_run
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ def host_target_task(target_id: int, run_id: int | None = None) -> dict:
 
 
 def start_run(**fields) -> ProbeRun:
-    """Create a run (comparison.probing.create_run, the same keywords; refused while the target
+    """Create a run (comparison.services.probing.create_run, the same keywords; refused while the target
     has one) and queue it."""
     run = create_run(**fields)
     result = execute_run_task.enqueue(run.pk)

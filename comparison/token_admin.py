@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
-from comparison.token_models import MAX_DAYS, SCOPES, ApiToken
+from comparison.models.tokens import MAX_DAYS, SCOPES, ApiToken
 
 
 class ApiTokenForm(forms.ModelForm):

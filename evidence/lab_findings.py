@@ -11,8 +11,8 @@ from typing import Any
 from common.beside_runs import kept_beside_runs
 from comparison.hostlab import catalogue, claims, matrix, predictions
 from comparison.hostlab.adapters import ADAPTERS
-from comparison.lab_models import FIXTURE_SERVER, HostObservation, HostReleases
-from comparison.lab_selectors import current_observations
+from comparison.models.lab import FIXTURE_SERVER, HostObservation, HostReleases
+from comparison.selectors.lab import current_observations
 
 
 def row_observations(anchors: Iterable[str]) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from typing import Any
 from common.beside_runs import kept_beside_runs
 from comparison.hostlab import claims, matrix
 from comparison.hosts.measured import LAB_KEY
-from comparison.lab_selectors import current_observations
+from comparison.selectors.lab import current_observations
 from registers.core.vocabulary import LAB_ONLY_HOSTS
 
 NOT_IN_THE_REGISTER = "not in the register: from the lab"

@@ -13,7 +13,7 @@ from django.db.models import Q
 from comparison.anchors import kinds
 from comparison.core.latest_verdicts import LatestVerdicts
 from comparison.models import ProbeResult, ProbeRun
-from comparison.selectors import latest_ended_runs
+from comparison.selectors.runs import latest_ended_runs
 
 
 def _anchor_filter(anchors: Iterable[str]) -> Q:

@@ -29,7 +29,7 @@ from comparison.core import spec_checks
 from comparison.core.evidence_related import FAITHFUL, UNFAITHFUL, meeting, names_subject, subject_of
 from comparison.hostlab import claims
 from comparison.models import ProbeRun
-from comparison.selectors import latest_ended_run_targets
+from comparison.selectors.runs import latest_ended_run_targets
 from evidence.lab_findings import every_claim_check
 from evidence.row_evidence import latest_probe_cells, revisions_of_row
 from registers.core.format import parse_register

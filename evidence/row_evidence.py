@@ -11,7 +11,7 @@ from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes.conformance import conformance
-from comparison.selectors import latest_ended_run_stamps
+from comparison.selectors.runs import latest_ended_run_stamps
 from evidence import cell_memo
 from registers.core.vocabulary import HOSTS
 

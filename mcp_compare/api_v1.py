@@ -3,7 +3,7 @@
 in common, registers and comparison), and the interactive docs at `/api/v1/docs/` are served
 from the project's own static files.
 
-Reads are the pages' data (the views in registers.api, comparison.api and comparison.lab_api
+Reads are the pages' data (the views in registers.api, comparison.api.reads and comparison.api.lab
 answer them, cached like the pages). Writes (api_writes) take a per-user API token
 (`Authorization: Bearer mcpc_…`) or a logged-in session with its CSRF token, and the permissions
 the pages ask for."""
@@ -20,9 +20,10 @@ from pydantic import Field, create_model
 from common import api_schemas as out
 from common.http import api_json
 from common.path_ids import known_text
-from comparison import api as probe_api
-from comparison import api_schemas as probe_out
-from comparison import api_writes, lab_api
+from comparison.api import lab as lab_api
+from comparison.api import reads as probe_api
+from comparison.api import schemas as probe_out
+from comparison.api import writes as api_writes
 from comparison.probes.run.upload_check import strict_json
 from registers import api as register_api
 from registers import api_schemas as register_out

@@ -50,7 +50,7 @@ class DatabaseTimeoutMiddleware:
 
 
 def _token_user(request):
-    from comparison.token_models import ApiToken
+    from comparison.models.tokens import ApiToken
 
     scheme, _, secret = request.headers.get("Authorization", "").partition(" ")
     return ApiToken.user_for(secret.strip()) if scheme.lower() == "bearer" else None

@@ -43,6 +43,9 @@ INSTALLED_APPS = [
     "registers",
     "comparison",
     "evidence",
+    # The project package as an app: its management commands (backup, restore) are the whole
+    # database's, not one app's.
+    "mcp_compare",
 ]
 
 MIDDLEWARE = [

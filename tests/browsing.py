@@ -42,7 +42,7 @@ def browser():
 
 @pytest.fixture
 def page(browser, live_server):
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
 
     load_registers([SHIPPED])
     # Transactional tests flush the database, including the row the data migration created.

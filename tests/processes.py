@@ -83,7 +83,7 @@ FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture.fixture_server
 
 def mcp_proxy_command(port: int, *upstream: str) -> list[str]:
     """mcp-proxy 0.13.0 serving Streamable HTTP on 127.0.0.1:port in front of a stdio upstream."""
-    from comparison.peer_targets import mcp_proxy_command as command
+    from comparison.services.peer_targets import mcp_proxy_command as command
 
     return command(port, list(upstream))
 

@@ -19,7 +19,7 @@ from comparison.core import evidence, evidence_related, spec_checks
 from comparison.hosts.findings import findings, findings_for
 from comparison.probes.conformance import conformance
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.core.vocabulary import REVISIONS
 from registers.loader import load_registers

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison import selectors
 from comparison.core import charts
-from comparison.probing import ensure_builtin_target
+from comparison.selectors import runs as selectors
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA

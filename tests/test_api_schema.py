@@ -28,9 +28,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target
+from comparison.models.tokens import SCOPES, ApiToken, digest
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
-from comparison.token_models import SCOPES, ApiToken, digest
 
 pytestmark = pytest.mark.django_db
 #: No 500, and every answer inside the schema: its status, its content type, its body.

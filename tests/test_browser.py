@@ -153,7 +153,7 @@ def test_log_in_run_a_probe_and_open_a_result(page, live_server):
 
 
 def test_failure_audit_page(page):
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     run = start_run(target=ensure_builtin_target(), revisions=["2025-11-25"], scenarios=[])
@@ -174,7 +174,7 @@ def test_failure_audit_page(page):
 
 
 def test_filter_export_markdown_and_html_then_compare_runs(page):
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
     from registers.core.format import parse_register
 
@@ -230,7 +230,7 @@ def test_compare_the_latest_runs_with_their_charts(page):
     from django.core.management import call_command
 
     from comparison.models import ProbeTarget
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     call_command("add_peer_targets", "--no-install", stdout=open(os.devnull, "w"))

@@ -20,7 +20,7 @@ SERIOUS = ("serious", "critical")
 def seed() -> dict[str, str]:
     """Two small runs of the built-in target (one scenario of a family beyond request → answer)
     and the URL of each page a user reaches."""
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     call_command("host_lab", "--load-snapshot", str(LAB_SNAPSHOT))

@@ -285,7 +285,7 @@ def test_the_run_form_sets_the_tries_and_every_try_is_stored():
     from django.test import Client
 
     from comparison.models import ProbeResult, ProbeRun
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
 
     target = ensure_builtin_target()
     user = User.objects.create_user("prober", password="pw-prober-123")

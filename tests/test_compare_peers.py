@@ -18,8 +18,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from comparison.models import ProbeTarget
-from comparison.peer_targets import PEERS_TO_ADD
-from comparison.probing import ensure_builtin_target
+from comparison.services.peer_targets import PEERS_TO_ADD
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 
 pytestmark = [pytest.mark.peers, pytest.mark.django_db]

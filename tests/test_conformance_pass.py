@@ -108,7 +108,7 @@ def test_the_pass_as_results_fails_junit_where_a_proxy_lost_and_never_passes_unr
 
 @pytest.mark.django_db
 def test_a_stdio_targets_run_says_the_suite_cannot_reach_it(client):
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     run = start_run(target=ensure_builtin_target(), revisions=["2025-11-25"], scenarios=["text"], conformance=True)

@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from comparison.core import pipeline
-from comparison.peer_targets import add_peer_targets
 from comparison.probes.conformance import conformance
+from comparison.services.peer_targets import add_peer_targets
 from comparison.tasks import start_run
 from registers.core.vocabulary import ProbeVerdict as V
 from tests.processes import free_port

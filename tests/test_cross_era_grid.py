@@ -32,7 +32,7 @@ from comparison.probes.targets import pinning
 from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.wire import WireClient
-from comparison.probing import RunRefused, ensure_builtin_target
+from comparison.services.probing import RunRefused, ensure_builtin_target
 from comparison.tasks import start_run
 from registers.core.vocabulary import REVISIONS
 
@@ -432,7 +432,7 @@ def test_a_grid_needs_a_target_whose_upstream_can_be_pinned(db, prober):
 
 
 def test_a_grid_made_elsewhere_is_uploaded_with_its_pairs(db, capsys):
-    from comparison.token_models import ApiToken
+    from comparison.models.tokens import ApiToken
 
     target = ProbeTarget.objects.create(name="ci-proxy", transport="http", url="http://127.0.0.1:3301/mcp")
     ci = User.objects.create_user("ci-grid", password="pw-ci-0123456789")

@@ -17,10 +17,10 @@ import io
 import pytest
 from django.core.management import call_command
 
-from comparison.grid_selectors import run_era_grid
 from comparison.models import ProbeTarget
-from comparison.peer_targets import PEERS_TO_ADD
 from comparison.probes.assessment import era_rules
+from comparison.selectors.grid import run_era_grid
+from comparison.services.peer_targets import PEERS_TO_ADD
 from comparison.tasks import start_run
 from registers.core.vocabulary import REVISIONS
 
@@ -84,12 +84,12 @@ def test_supergateway_as_a_client_of_an_http_upstream_reaches_no_server_of_http_
     2024-11-05 alone is out of reach whatever the client asks; it speaks no 2026-07-28 either."""
     import sys
 
-    from comparison.peer_targets import LOOPBACK_PRELOAD, SUPERGATEWAY
     from comparison.probes.processes.launch import free_port, launched
     from comparison.probes.run.grid_run import run_grid
     from comparison.probes.run.runner import TargetSpec
     from comparison.probes.run.scenarios import FIXTURE
     from comparison.probes.targets.pinning import PLACEHOLDER
+    from comparison.services.peer_targets import LOOPBACK_PRELOAD, SUPERGATEWAY
 
     port = free_port()
     fixture = [sys.executable, "-m", "comparison.probes.fixture.fixture_pinned", "--port", str(port)]

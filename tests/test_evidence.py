@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.selectors import latest_ended_run_targets
+from comparison.selectors.runs import latest_ended_run_targets
 from evidence import row_evidence
 from registers import filters
 from registers.models import Row
@@ -31,7 +31,7 @@ def result_reads(queries) -> list[str]:
 
 
 def test_another_targets_run_reads_only_that_runs_results_and_the_evidence_is_the_same(loaded):
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     builtin = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text", "is-error"])

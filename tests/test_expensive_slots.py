@@ -27,7 +27,7 @@ EXPENSIVE_URLS = (
 
 
 def two_runs():
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     target = ensure_builtin_target()

@@ -310,7 +310,7 @@ def test_the_probe_declares_what_the_families_need_and_nothing_at_the_content_fa
 @pytest.mark.django_db
 def test_the_run_result_and_api_pages_show_families_sequences_and_inapplicable_cells(client):
     from comparison.models import ProbeResult
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     target = ensure_builtin_target()

@@ -169,7 +169,7 @@ def test_the_stdio_wire_client_turns_any_line_into_an_exchange(echo_transport, b
 @settings(max_examples=examples(25))
 def test_stored_results_of_any_shape_render_on_pages_and_in_exports(client, response, scenario):
     from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-    from comparison.probing import _save_result
+    from comparison.services.probing import _save_result
 
     target, _ = ProbeTarget.objects.get_or_create(name="fuzz", defaults={"transport": "http", "url": "http://x"})
     run = ProbeRun.objects.create(target=target, revisions=["2025-06-18"], scenarios=[], status=ProbeRun.DONE)

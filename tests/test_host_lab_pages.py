@@ -13,11 +13,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from comparison import lab_services
 from comparison.hostlab import catalogue, lab, predictions
 from comparison.hostlab.adapters import ADAPTERS
-from comparison.lab_models import TARGET_SERVER, HostObservation
-from comparison.probing import ensure_builtin_target
+from comparison.models.lab import TARGET_SERVER, HostObservation
+from comparison.services import lab as lab_services
+from comparison.services.probing import ensure_builtin_target
 
 DATA = Path(__file__).resolve().parent / "data" / "lab_observations.json"
 
@@ -153,7 +153,7 @@ def test_a_row_page_shows_the_host_observations_of_its_anchors(client, observed,
 
 def test_a_row_page_checks_its_host_claims_against_the_range_at_the_registers_pin(client, observed, loaded):
     from comparison.hostlab import claims
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     pin = claims.pins()["opencode-v1"]
     assert pin.version == "1.18.31", "the registers' legend pins opencode v1 at 1.18.31"
@@ -257,7 +257,7 @@ def test_the_shipped_snapshot_loads_once_and_fills_the_matrix(client, db, tmp_pa
 
     shipped = Path("comparison/data/host_lab_observations.json")
     call_command("host_lab", "--load-snapshot", str(shipped))
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     items = json.loads(shipped.read_text(encoding="utf-8"))
     count = HostObservation.objects.count()
@@ -279,7 +279,7 @@ def test_the_shipped_snapshot_loads_once_and_fills_the_matrix(client, db, tmp_pa
 
 
 def test_a_host_page_shows_ranges_across_versions(client, observed):
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     HostReleases.objects.create(host="codex", package="@openai/codex", versions=["0.168.0", "0.169.0", "0.170.0"])
     older = next(item for item in json.loads(DATA.read_text(encoding="utf-8")) if item["scenario"] == "is-error")

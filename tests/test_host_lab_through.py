@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from comparison import lab_selectors, lab_services, lab_through
 from comparison.models import ProbeTarget
+from comparison.selectors import lab as lab_selectors
+from comparison.services import lab as lab_services
+from comparison.services import lab_through
 from tests.lab_runs import RUNNABLE, catalogue_observations
 
 pytestmark = [pytest.mark.realhost, pytest.mark.django_db, pytest.mark.timeout(900)]
@@ -114,8 +116,8 @@ def test_real_hosts_through_mcp_proxy_see_what_it_changes(client):
     every result: the hosts that show the error's code lose it, codemode's and Cline's models read the
     added field (both are handed the whole result as JSON), and an image passes unchanged to every
     other host."""
-    from comparison.lab_models import TARGET_SERVER, HostObservation
-    from comparison.peer_targets import add_peer_targets
+    from comparison.models.lab import TARGET_SERVER, HostObservation
+    from comparison.services.peer_targets import add_peer_targets
     from comparison.tasks import start_run
 
     target = next(target for target, _ in add_peer_targets() if target.name.startswith("mcp-proxy"))

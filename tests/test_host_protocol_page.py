@@ -39,7 +39,7 @@ def test_the_hosts_page_shows_every_host_and_aspect_with_its_source(client):
 
 def test_a_family_cell_links_to_its_row_of_the_hosts_page(client):
     from comparison.models import ProbeResult
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
 
     run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["list-changed"])

@@ -10,8 +10,9 @@ import json
 import pytest
 from django.core.management import call_command
 
-from comparison import lab_selectors, lab_sweeps
 from comparison.hostlab import version_cache
+from comparison.selectors import lab as lab_selectors
+from comparison.services import lab_sweeps
 
 pytestmark = [pytest.mark.realhost, pytest.mark.django_db, pytest.mark.timeout(900)]
 
@@ -73,7 +74,7 @@ def test_a_queued_sweep_is_one_task_per_chosen_version(settings, capsys):
     """`host_lab --versions SPEC --enqueue` queues the versions for the workers, measuring none here."""
     from django_tasks_db.models import DBTaskResult
 
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # queued, not run at once
     HostReleases.objects.create(host="opencode", package="opencode-ai", versions=["1.0.1", "1.0.2", "1.0.3"])

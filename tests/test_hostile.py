@@ -17,7 +17,7 @@ from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
 from comparison.probes.run.scenarios import Scenario
 from comparison.probes.transport.exchange import Limits
-from comparison.probing import _save_result
+from comparison.services.probing import _save_result
 from tests import hostile
 from tests.processes import PROJECT, free_port, server
 

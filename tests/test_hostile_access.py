@@ -18,10 +18,10 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.utils import timezone
 
-from comparison.lab_models import HostObservation
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target
-from comparison.token_models import SCOPES, ApiToken
+from comparison.models.lab import HostObservation
+from comparison.models.tokens import SCOPES, ApiToken
+from comparison.services.probing import ensure_builtin_target
 from tests.processes import PROJECT, manage
 from tests.upload_reports import probe_report
 
@@ -379,7 +379,7 @@ def test_head_is_answered_like_get_without_a_body(loaded):
 
 
 def test_an_origin_is_scheme_host_and_port_with_the_default_port_filled_in():
-    from comparison.target_credentials import moved, origin
+    from comparison.services.target_credentials import moved, origin
 
     assert origin("http://Example.org/mcp") == origin("http://example.org:80/other") == ("http", "example.org", 80)
     assert origin("https://example.org/") != origin("http://example.org/")

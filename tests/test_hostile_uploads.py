@@ -16,10 +16,10 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.models.tokens import ApiToken
 from comparison.probes.assessment.result_shape import Result, repaired
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
-from comparison.token_models import ApiToken
 from evidence.probe_findings import latest_probe_verdicts
 from evidence.row_evidence import latest_probe_cells
 from tests.processes import PROJECT, manage
@@ -205,7 +205,7 @@ KILLED_AFTER_RUN = """
 import os, sys, django
 django.setup()
 from django.contrib.auth.models import User
-from comparison import run_upload
+from comparison.services import run_upload
 from comparison.models import ProbeTarget
 target = ProbeTarget.objects.get(name="myproxy")
 def killed(run):

@@ -32,7 +32,7 @@ def row(key: str, chips: dict[str, str], asks: str = "") -> dict:
 
 def shipped_lab() -> dict[str, measured.Measured]:
     """The lab's chips as the shipped snapshot holds them (what the start command loads)."""
-    from comparison.lab_selectors import measured_hosts_of, shipped_observations
+    from comparison.selectors.lab import measured_hosts_of, shipped_observations
 
     return measured_hosts_of(shipped_observations())
 
@@ -233,9 +233,9 @@ def test_the_measured_hosts_filter_compare_and_fill_the_matrix_and_row_pages(loa
 
 @pytest.mark.django_db
 def test_the_pages_say_which_hosts_are_installed_here_and_the_one_command_that_installs_them(client, admin_client):
-    from comparison import lab_selectors
     from comparison.hostlab.adapters import ADAPTERS
     from comparison.hostlab.lab import binary_path
+    from comparison.selectors import lab as lab_selectors
 
     missing = lab_selectors.not_installed_hosts()
     for adapter in ADAPTERS.values():

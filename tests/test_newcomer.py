@@ -178,7 +178,7 @@ def test_row_3_the_register_page_leads_with_its_findings_and_the_row_page_does_n
 
 @pytest.mark.django_db
 def test_row_6_the_comparison_leads_with_its_summary_and_lists_only_what_differs(client):
-    from comparison.compare_selectors import SCENARIO_TITLES
+    from comparison.selectors.compare import SCENARIO_TITLES
 
     built_in = ProbeTarget.objects.get(builtin=True)
     scenarios = ["is-error", "rpc-error"]

@@ -34,7 +34,7 @@ def test_7_a_row_id_typed_in_lower_case_finds_its_row(loaded):
 
 
 def test_8_a_queued_sweep_answers_in_json_when_asked(settings, capsys):
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # queued, not run at once
     HostReleases.objects.create(host="opencode", package="opencode-ai", versions=["1.0.1", "1.0.2", "1.0.3"])
@@ -84,7 +84,7 @@ def test_4_a_result_page_puts_what_the_proxy_did_first_and_counts_every_differen
 
 
 def test_6_a_glossary_explains_the_words_and_pages_link_their_first_use(loaded):
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from registers.core.glossary import TERMS
 
     client = Client()

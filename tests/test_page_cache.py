@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from common.pagecache import bump_data_version, data_version
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import execute_run_task, start_run
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
@@ -101,7 +101,7 @@ def test_the_promises_register_pages_come_from_the_cache_identically(db, client)
 
 
 def test_healthz_reports_the_database_and_the_newest_worker(db, client):
-    from comparison.probing import worker_alive
+    from comparison.services.probing import worker_alive
 
     body = client.get("/healthz").json()
     assert body == {
@@ -125,7 +125,7 @@ def test_healthz_is_degraded_while_a_run_outlives_its_deadline(db, client, setti
     from django.utils import timezone
 
     from comparison.models import ProbeRun
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
 
     settings.RUN_DEADLINE_SECONDS, settings.RUN_LEASE_SECONDS = 300, 30
     target = ensure_builtin_target()
@@ -144,8 +144,8 @@ def test_healthz_is_degraded_while_a_run_outlives_its_deadline(db, client, setti
 def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client, monkeypatch):
     """Issue 21 row 6: claiming a run did not change the data version, so /api/v1/runs/<id>/ kept
     answering its cached "queued" (and 304 to its ETag) until the first result was saved."""
-    from comparison import probing
     from comparison.models import ProbeRun
+    from comparison.services import probing
 
     target = probing.ensure_builtin_target()
     run = ProbeRun.objects.create(target=target, revisions=["2025-06-18"], scenarios=["text"], total=1)

@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from comparison.peer_targets import supergateway_command
 from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.run.runner import CHANGED, TargetSpec, run_probe
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
+from comparison.services.peer_targets import supergateway_command
 from tests.processes import NODE_PEERS, PEERS_VENV, free_port, listening_addresses, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers

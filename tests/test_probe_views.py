@@ -8,7 +8,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probing import RunRefused, ensure_builtin_target
+from comparison.services.probing import RunRefused, ensure_builtin_target
 from comparison.tasks import start_run
 
 pytestmark = pytest.mark.django_db
@@ -203,7 +203,7 @@ def test_an_expired_lease_interrupts_the_run_and_frees_the_target(target, prober
 
 
 def test_a_runner_crash_is_recorded_as_failed_never_done(target, prober, monkeypatch, caplog):
-    from comparison import probing
+    from comparison.services import probing
 
     def crash(*args, **kwargs):
         raise RuntimeError("the runner broke")
@@ -218,7 +218,7 @@ def test_a_runner_crash_is_recorded_as_failed_never_done(target, prober, monkeyp
 
 
 def test_cancel_ends_only_that_run_and_says_whether_it_did(target):
-    from comparison.probing import cancel_run
+    from comparison.services.probing import cancel_run
 
     other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")
     run = ProbeRun.objects.create(target=target, status="running")
@@ -235,7 +235,7 @@ def test_recovery_marks_the_task_of_an_interrupted_run_failed(target, settings):
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
-    from comparison.probing import recover_interrupted_runs
+    from comparison.services.probing import recover_interrupted_runs
 
     settings.RUN_LEASE_SECONDS = 5
     now = timezone.now()
@@ -271,7 +271,7 @@ def test_recovery_marks_the_task_of_an_interrupted_run_failed(target, settings):
     ended.refresh_from_db()
     assert ended.status == "SUCCESSFUL", "a task that ended keeps its end"
     task.refresh_from_db()
-    assert (task.status, task.exception_class_path) == ("FAILED", "comparison.probing.Interrupted")
+    assert (task.status, task.exception_class_path) == ("FAILED", "comparison.services.probing.Interrupted")
     assert task.traceback == "interrupted by mcp-compare: the worker stopped renewing the run's lease"
     assert task.finished_at == now
     untouched.refresh_from_db()
@@ -289,7 +289,7 @@ def test_a_late_heartbeat_of_a_run_this_process_executes_is_not_an_interruption(
 
     from django.utils import timezone
 
-    from comparison.probing import recover_interrupted_runs, worker_name
+    from comparison.services.probing import recover_interrupted_runs, worker_name
 
     settings.RUN_LEASE_SECONDS = 5
     now = timezone.now()
@@ -308,7 +308,7 @@ def test_a_queued_run_whose_task_was_taken_and_lost_is_interrupted(target, setti
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
-    from comparison.probing import recover_interrupted_runs
+    from comparison.services.probing import recover_interrupted_runs
 
     settings.RUN_LEASE_SECONDS = 5
     now = timezone.now()
@@ -342,7 +342,7 @@ def test_worker_heartbeats_keep_the_start_refresh_the_sighting_and_forget_day_ol
     from django.utils import timezone
 
     from comparison.models import WorkerHeartbeat
-    from comparison.probing import worker_alive
+    from comparison.services.probing import worker_alive
 
     started = timezone.now() - timedelta(hours=1)
     worker_alive("host:1", started_at=started)
@@ -364,7 +364,7 @@ def test_worker_heartbeats_keep_the_start_refresh_the_sighting_and_forget_day_ol
 def test_a_heartbeat_renews_the_lease_and_notices_a_run_that_stopped_being_its_own(target):
     import time
 
-    from comparison.probing import Heartbeat
+    from comparison.services.probing import Heartbeat
 
     run = ProbeRun.objects.create(target=target, status="running")
     other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")

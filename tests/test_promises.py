@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from comparison import lab_services
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target
+from comparison.services import lab as lab_services
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import execute_run_task, start_run
 from registers.core import lint
 from tests.processes import PROJECT, free_port, server
@@ -40,7 +40,7 @@ def test_an_envelope_that_names_an_unknown_policy_is_read_as_escalate(client, na
 def test_the_api_says_done_once_the_run_ends_whatever_it_cached_after_the_last_result(client, monkeypatch):
     """A run's end changes the data version: a run cached as "running" after its last result must
     not outlive the run."""
-    from comparison import probing
+    from comparison.services import probing
 
     target = probing.ensure_builtin_target()
     run = ProbeRun.objects.create(

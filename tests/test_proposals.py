@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from common.pagecache import bump_data_version
-from comparison.lab_selectors import SHIPPED_SNAPSHOT
+from comparison.selectors.lab import SHIPPED_SNAPSHOT
 from evidence.proposals import register_proposals
 from registers.core.proposals.edits import CITATION, HOST, REVISION, STATUS
 from registers.core.proposals.revision_edits import compact_where, revision_edits, revision_labels

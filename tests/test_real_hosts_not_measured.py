@@ -14,15 +14,16 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from comparison import lab_selectors, lab_services
 from comparison.hostlab import lab, through
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.adapters import codemode as codemode_adapter
-from comparison.interop_selectors import run_host_interop
-from comparison.lab_models import HostObservation
 from comparison.models import ProbeRun
+from comparison.models.lab import HostObservation
 from comparison.probes.run import real_lane
-from comparison.probing import ensure_builtin_target
+from comparison.selectors import lab as lab_selectors
+from comparison.selectors.interop import run_host_interop
+from comparison.services import lab as lab_services
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 
 pytestmark = pytest.mark.django_db

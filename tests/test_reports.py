@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from comparison.core.reports import CSV_COLUMNS
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.core.format import parse_register, split_registers
 from registers.loader import load_registers

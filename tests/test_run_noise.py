@@ -10,7 +10,7 @@ import pytest
 
 from comparison.probes.assessment.compare import CHANGED, compare
 from comparison.probes.assessment.volatile import steady
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 
 

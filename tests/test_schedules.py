@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from comparison.models import ProbeRun, ProbeSchedule, ProbeTarget
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import arm, fire
 from tests import lane_db
 from tests.processes import manage, running
@@ -28,7 +28,7 @@ def test_a_schedule_fires_twice_under_a_real_worker_and_records_the_change_list(
         "MCP_COMPARE_SCHEDULE_MIN_SECONDS": "1",
     }
     code = (
-        "from comparison.probing import ensure_builtin_target; from comparison.models import ProbeSchedule; "
+        "from comparison.services.probing import ensure_builtin_target; from comparison.models import ProbeSchedule; "
         "from comparison.tasks import arm; "
         "s = ProbeSchedule.objects.create(target=ensure_builtin_target(), every_seconds=2, "
         "revisions=['2025-06-18'], scenarios=['text']); print(arm(schedule=s))"
@@ -203,7 +203,7 @@ def test_the_worker_keeps_the_newest_scheduled_runs_and_every_run_started_by_han
 
 
 def test_a_keep_given_to_the_pruning_wins_over_the_setting(db, settings):
-    from comparison.retention import prune_scheduled_runs
+    from comparison.services.retention import prune_scheduled_runs
 
     settings.SCHEDULE_KEEP_RUNS = 100
     target = ensure_builtin_target()

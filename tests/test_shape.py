@@ -10,7 +10,7 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
 APPS = ("mcp_compare", "common", "evidence", "registers", "comparison")
-VIEW_MODULES = ("registers/views.py", "comparison/views.py", "comparison/probe_views.py")
+VIEW_MODULES = ("registers/views.py", "comparison/views/playground.py", "comparison/views/probes.py")
 SKIPPED_PARTS = {"migrations", "node_modules", "mutants", "__pycache__"}
 #: Scripts other programs start by path, with no project on their import path: a default revision
 #: they answer with is theirs to write.

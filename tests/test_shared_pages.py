@@ -35,7 +35,7 @@ def main_pages(target_pk: int, run_pk: int) -> list[str]:
 def team(loaded):
     from django.core.management import call_command
 
-    from comparison.probing import ensure_builtin_target
+    from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
     from tests.conftest import LAB_SNAPSHOT
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 
 

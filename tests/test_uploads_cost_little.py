@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from common.pagecache import bump_data_version, bump_runs_version, data_versions
 from comparison.models import ProbeRun, ProbeTarget
-from comparison.probing import ensure_builtin_target
+from comparison.models.tokens import ApiToken
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
-from comparison.token_models import ApiToken
 from registers.loader import load_registers
 from registers.models import Row
 from tests.conftest import TEST_DATA
@@ -140,7 +140,7 @@ def test_the_pages_that_list_runs_to_choose_and_a_missing_run_are_never_kept_by_
     assert f"#{b.pk}" in visitor.get(f"/probes/compare/?run={a.pk}").content.decode(), "the picker shows the new run"
     from django.test import RequestFactory
 
-    from comparison.stored_inputs import stored_runs_version
+    from comparison.selectors.stored_inputs import stored_runs_version
 
     named = RequestFactory().get("/", {"run": [a.pk, b.pk]})
     assert stored_runs_version(named), "two ended runs: keyed by them"

@@ -48,7 +48,7 @@ SLOW_TARGET = (
 
 
 def enqueue(env: dict, scenarios: str = "[]", revisions: str = "[]", *, slow: bool = False) -> int:
-    builtin = "from comparison.probing import ensure_builtin_target; target = ensure_builtin_target(); "
+    builtin = "from comparison.services.probing import ensure_builtin_target; target = ensure_builtin_target(); "
     target = SLOW_TARGET if slow else builtin
     code = (
         f"{target}from comparison.tasks import start_run; "
@@ -128,7 +128,7 @@ def test_cancel_ends_a_running_run_and_the_worker_goes_on(shared, tmp_path):
         manage(
             "shell",
             "-c",
-            f"from comparison.models import ProbeRun; from comparison.probing import cancel_run; "
+            f"from comparison.models import ProbeRun; from comparison.services.probing import cancel_run; "
             f"print(cancel_run(run=ProbeRun.objects.get(pk={run})))",
             env=env,
         )
@@ -251,7 +251,7 @@ def test_cancel_frees_a_worker_held_by_an_orphaning_target(shared, tmp_path):
             manage(
                 "shell",
                 "-c",
-                f"from comparison.models import ProbeRun; from comparison.probing import cancel_run; "
+                f"from comparison.models import ProbeRun; from comparison.services.probing import cancel_run; "
                 f"cancel_run(run=ProbeRun.objects.get(pk={held}))",
                 env=env,
             )

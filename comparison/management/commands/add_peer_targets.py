@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison.peer_targets import PEERS_TO_ADD, add_peer_targets, install
+from comparison.services.peer_targets import PEERS_TO_ADD, add_peer_targets, install
 
 
 class Command(BaseCommand):

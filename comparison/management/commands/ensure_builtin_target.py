@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from comparison.probing import ensure_builtin_target
+from comparison.services.probing import ensure_builtin_target
 
 
 class Command(BaseCommand):

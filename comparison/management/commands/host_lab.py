@@ -10,11 +10,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import lab_selectors, lab_services, lab_sweeps, lab_through, tasks
+from comparison import tasks
 from comparison.hostlab import catalogue, through, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
-from comparison.own_secrets import own_secrets
 from comparison.probes.targets.secrets import Redactor
+from comparison.selectors import lab as lab_selectors
+from comparison.services import lab as lab_services
+from comparison.services import lab_sweeps, lab_through
+from comparison.services.own_secrets import own_secrets
 
 
 class Command(BaseCommand):

@@ -12,11 +12,9 @@ from collections import Counter
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison import lab_through
 from comparison.core import failures, pipeline
 from comparison.core.era_grid import grid_of, grid_text, no_common_era
 from comparison.hostlab import through
-from comparison.lab_selectors import measured_for_probes, measured_hosts_of, shipped_observations
 from comparison.models import ProbeTarget
 from comparison.probes.assessment.compare import describe
 from comparison.probes.assessment.revisions import REVISIONS
@@ -28,6 +26,8 @@ from comparison.probes.run.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, 
 from comparison.probes.run.scenarios import SUITES, suite
 from comparison.probes.targets.pinning import pinnable
 from comparison.probes.targets.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
+from comparison.selectors.lab import measured_for_probes, measured_hosts_of, shipped_observations
+from comparison.services import lab_through
 from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 

@@ -14,7 +14,7 @@ import time
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 
-from comparison.probing import lease_seconds, recover_interrupted_runs, worker_alive, worker_name
+from comparison.services.probing import lease_seconds, recover_interrupted_runs, worker_alive, worker_name
 
 logger = logging.getLogger("comparison.worker")
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from common.pagecache import bump_data_version
 from comparison.hostlab import catalogue, conformance_client, lab, predictions, through
 from comparison.hostlab.adapters import ADAPTERS
-from comparison.lab_models import FIXTURE_SERVER, HostObservation
+from comparison.models.lab import FIXTURE_SERVER, HostObservation
 from comparison.probes.targets.secrets import Redactor
 
 USER_SERVER = "user"
@@ -240,7 +240,7 @@ def export_snapshot() -> list[dict[str, Any]]:
             "capture": "left out of the shipped snapshot: run manage.py host_lab to capture it here",
         }
         found.append(item)
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     # The published releases go along, so the shipped ranges name their gaps.
     releases = [{"releases": r.host, "package": r.package, "versions": r.versions} for r in HostReleases.objects.all()]
@@ -251,7 +251,7 @@ def load_snapshot(items: list[dict[str, Any]]) -> int:
     """Stores shipped observations where none with the same key is stored, or where the stored one
     measured nothing or is older than the shipped one (a measurement made here since stays); returns
     how many were stored."""
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
 
     stored = {
         key: (measured_at, not_measured)

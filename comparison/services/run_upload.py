@@ -20,7 +20,7 @@ from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.run.upload_check import UploadError, checked_results
 from comparison.probes.targets.identity import identity_from_exchanges
-from comparison.run_changes import record_changes
+from comparison.services.run_changes import record_changes
 
 STORED_FIELDS = (
     "scenario", "anchors", "seen", "method", "requested_revision", "verdict", "failure", "response", "findings", "diff",

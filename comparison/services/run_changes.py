@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from comparison.models import ProbeRun
 from comparison.probes.assessment import compare
-from comparison.selectors import result_cells
+from comparison.selectors.runs import result_cells
 
 
 def record_changes(run: ProbeRun) -> None:

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db.models import Max, Subquery
 
-from comparison import grid_selectors, lab_selectors
 from comparison.core import charts, failures, version_groups
 from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.probes import families
@@ -17,6 +16,8 @@ from comparison.probes.assessment import compare, interop
 from comparison.probes.conformance import conformance
 from comparison.probes.run import family_cells, real_lane
 from comparison.probes.run.scenarios import suite
+from comparison.selectors import grid as grid_selectors
+from comparison.selectors import lab as lab_selectors
 from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 # --- targets and runs --------------------------------------------------------------------------

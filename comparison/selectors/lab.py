@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from common.beside_runs import kept_beside_runs
-from comparison import lab_services
 from comparison.hostlab import catalogue, conformance_client, matrix, predictions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.features import CHIPS, FEATURES
 from comparison.hostlab.versions import key as versions_key
 from comparison.hosts import measured, protocol
-from comparison.lab_models import FIXTURE_SERVER, TARGET_SERVER, HostObservation
-from comparison.lab_services import USER_SERVER, observation_dict
 from comparison.models import ProbeTarget
+from comparison.models.lab import FIXTURE_SERVER, TARGET_SERVER, HostObservation
 from comparison.probes import families
+from comparison.services import lab as lab_services
+from comparison.services.lab import USER_SERVER, observation_dict
 
 LIST_FIELDS = (
     "id", "key", "host", "label", "version", "scenario", "fixture", "server", "measured_at", "seconds",
@@ -262,9 +262,9 @@ def conformance_summary(rows: list[dict[str, Any]]) -> str:
 
 def host_ranges(host: str) -> list[dict[str, Any]]:
     """Per feature, the BCD-style ranges of a host over every version measured, with the gaps."""
-    from comparison import lab_sweeps
     from comparison.hostlab import ranges as version_ranges
-    from comparison.lab_models import HostReleases
+    from comparison.models.lab import HostReleases
+    from comparison.services import lab_sweeps
 
     stored = HostReleases.objects.filter(host=host).first()
     published = list(stored.versions) if stored else []

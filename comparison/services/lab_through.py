@@ -11,9 +11,9 @@ from typing import Any
 
 from comparison.hostlab import catalogue, lab, through
 from comparison.hostlab.adapters import ADAPTERS
-from comparison.lab_models import TARGET_SERVER, HostObservation
-from comparison.lab_services import LabOutcome, _save, observation_dict, run_fixture
+from comparison.models.lab import TARGET_SERVER, HostObservation
 from comparison.probes.targets.secrets import Redactor
+from comparison.services.lab import LabOutcome, _save, observation_dict, run_fixture
 
 
 class TargetUnanswered(Exception):

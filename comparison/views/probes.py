@@ -1,6 +1,6 @@
 """Probe pages: targets, run a probe, follow a run, read a result, audit failures, compare runs.
-Each view parses the request, calls one selector (comparison.selectors) or service
-(comparison.probing), and renders one template."""
+Each view parses the request, calls one selector (comparison.selectors.runs) or service
+(comparison.services.probing), and renders one template."""
 
 from __future__ import annotations
 
@@ -15,19 +15,17 @@ from django_htmx.http import HttpResponseStopPolling
 from common.busy import expensive
 from common.http import HtmxHttpRequest, base_url, ids_or_404, int_param, partial
 from common.pagecache import NOT_CACHED, cached_page
-from comparison import (
-    compare_selectors,
-    exports,
-    grid_selectors,
-    interop_selectors,
-    lab_selectors,
-    result_selectors,
-    selectors,
-)
+from comparison import exports
 from comparison.core import failures, grid_reports, reports
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probing import RunRefused, cancel_run, recover_interrupted_runs
-from comparison.stored_inputs import stored_runs_version
+from comparison.selectors import compare as compare_selectors
+from comparison.selectors import grid as grid_selectors
+from comparison.selectors import interop as interop_selectors
+from comparison.selectors import lab as lab_selectors
+from comparison.selectors import results as result_selectors
+from comparison.selectors import runs as selectors
+from comparison.selectors.stored_inputs import stored_runs_version
+from comparison.services.probing import RunRefused, cancel_run, recover_interrupted_runs
 from comparison.tasks import start_run
 
 AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}

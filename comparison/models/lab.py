@@ -7,7 +7,7 @@ from django.db import models
 from django.urls import reverse
 
 FIXTURE_SERVER = "fixture"
-#: Observations of a host run through a configured target (comparison/lab_through.py).
+#: Observations of a host run through a configured target (comparison/services/lab_through.py).
 TARGET_SERVER = "target"
 
 

@@ -15,17 +15,17 @@ from ninja.security import HttpBearer, SessionAuth
 from common.api_schemas import Error
 from common.http import api_json
 from common.path_ids import known_pk
-from comparison import api as probe_api
-from comparison import api_schemas as out
+from comparison.api import reads as probe_api
+from comparison.api import schemas as out
 from comparison.models import ProbeRun, ProbeTarget
+from comparison.models.tokens import SCOPE_RUN, SCOPE_TARGETS, SCOPE_UPLOAD, ApiToken
 from comparison.probes.assessment.result_shape import upload_schema
 from comparison.probes.run.upload_check import UploadError, strict_json
-from comparison.probing import RunRefused, cancel_run
-from comparison.run_upload import store_uploaded_run, upload_key
-from comparison.selectors import run_cells
-from comparison.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
+from comparison.selectors.runs import run_cells
+from comparison.services.probing import RunRefused, cancel_run
+from comparison.services.run_upload import store_uploaded_run, upload_key
+from comparison.services.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
 from comparison.tasks import start_run
-from comparison.token_models import SCOPE_RUN, SCOPE_TARGETS, SCOPE_UPLOAD, ApiToken
 
 
 class TokenAuth(HttpBearer):

@@ -7,8 +7,8 @@ from typing import Any
 
 from comparison.core import charts
 from comparison.core.era_grid import AS_THE_RULES_SAY, Grid, compare_grids, grid_of
-from comparison.lab_selectors import measured_for_probes
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
+from comparison.selectors.lab import measured_for_probes
 
 GRID_COLUMNS = (
     "id", "scenario", "requested_revision", "upstream_revision", "negotiated_revision", "verdict", "interop",

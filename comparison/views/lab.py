@@ -17,10 +17,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 from common.beside_runs import beside_runs_version
 from common.http import HtmxHttpRequest, int_param, partial
 from common.pagecache import cached_page
-from comparison import lab_selectors
 from comparison.hostlab.adapters import ADAPTERS
-from comparison.lab_models import HostObservation
 from comparison.models import ProbeTarget
+from comparison.models.lab import HostObservation
+from comparison.selectors import lab as lab_selectors
 from comparison.tasks import host_lab_task
 
 

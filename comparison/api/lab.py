@@ -11,10 +11,10 @@ from django.views.decorators.http import require_safe
 
 from common.http import api_json
 from common.pagecache import cached_page
-from comparison import lab_selectors
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.matrix import HostRow
-from comparison.lab_services import observation_dict
+from comparison.selectors import lab as lab_selectors
+from comparison.services.lab import observation_dict
 
 
 def _row(row: HostRow) -> dict[str, Any]:

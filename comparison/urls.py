@@ -3,7 +3,9 @@
 from django.urls import path
 
 from common import path_ids  # noqa: F401  (registers the <pk:…> converter)
-from comparison import lab_views, probe_views, views
+from comparison.views import lab as lab_views
+from comparison.views import playground as views
+from comparison.views import probes as probe_views
 
 app_name = "comparison"
 

@@ -11,8 +11,8 @@ from typing import Any
 from comparison.hostlab import catalogue, lab, predictions, ranges, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.matrix import FEATURE_SCENARIO
-from comparison.lab_models import FIXTURE_SERVER, HostObservation, HostReleases
-from comparison.lab_services import _save, _stored
+from comparison.models.lab import FIXTURE_SERVER, HostObservation, HostReleases
+from comparison.services.lab import _save, _stored
 
 MAX_BISECT_ROUNDS = 8
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from comparison.backups import BackupError
+from mcp_compare.backups import BackupError
 
 
 def command(action: Callable[[Path], str], summary: str) -> type[BaseCommand]:

@@ -4,15 +4,13 @@ what each host does with the rest of the protocol."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.templatetags.static import static
 from django.views.decorators.http import require_http_methods, require_safe
 
 from common.http import HtmxHttpRequest, partial
 from comparison.core import share_links
 from comparison.core.playground import DEFAULT_PROVIDER, PlaygroundInput, playground_page
-from comparison.lab_selectors import protocol_table
+from comparison.selectors.lab import protocol_table
 
 
 @require_http_methods(["GET", "POST"])
@@ -41,11 +39,3 @@ def host_protocol(request: HtmxHttpRequest) -> TemplateResponse:
     """Every host × every scenario beyond request → answer: uses it or not, what it does, what a
     proxy's loss changes for the model, and the source."""
     return TemplateResponse(request, "comparison/host_protocol.html", protocol_table())
-
-
-def favicon(request):
-    """`/favicon.ico`, which tools ask for without reading the page: the icon the pages link to.
-    Resolved per request, so the static manifest (hashed names) is read only once it exists."""
-    response = redirect(static("img/favicon.svg"))
-    response["Cache-Control"] = "public, max-age=86400"
-    return response

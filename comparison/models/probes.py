@@ -10,8 +10,6 @@ from django.urls import reverse
 
 from common import choices
 from comparison.anchors import kinds
-from comparison.lab_models import HostObservation, HostReleases  # noqa: F401 - Django finds the app's models here
-from comparison.own_secrets import own_secrets
 from comparison.probes.assessment.result_shape import repaired
 from comparison.probes.fixture.forkserver import fixture_command
 from comparison.probes.processes.launch import loopback_port
@@ -26,8 +24,7 @@ from comparison.probes.targets.secrets import (
     url_secrets,
     url_userinfo,
 )
-from comparison.schedule_models import ProbeSchedule, WorkerHeartbeat  # noqa: F401 - the same
-from comparison.token_models import ApiToken  # noqa: F401 - the same
+from comparison.services.own_secrets import own_secrets
 from registers.core.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
 USERINFO_REFUSED = (

@@ -14,10 +14,13 @@ from django.views.decorators.http import require_safe
 from common.busy import expensive
 from common.http import api_json, ids_or_404, int_param, page_or_404
 from common.pagecache import cached_page
-from comparison import compare_selectors, grid_selectors, result_selectors, selectors
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probes.conformance import conformance
-from comparison.stored_inputs import stored_runs_version
+from comparison.selectors import compare as compare_selectors
+from comparison.selectors import grid as grid_selectors
+from comparison.selectors import results as result_selectors
+from comparison.selectors import runs as selectors
+from comparison.selectors.stored_inputs import stored_runs_version
 from registers.core.vocabulary import PROBE_VERDICTS
 
 RUNS_PAGE_SIZE = 50

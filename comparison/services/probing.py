@@ -25,7 +25,6 @@ from django.db import IntegrityError, InterfaceError, OperationalError, close_ol
 from django.utils import timezone
 
 from common.pagecache import bump_runs_version
-from comparison.lab_selectors import measured_for_probes
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
 from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.assessment.tries import MAX_TRIES
@@ -35,9 +34,10 @@ from comparison.probes.run.grid_run import run_grid
 from comparison.probes.run.runner import ProbeOutcome, applicable, run_probe
 from comparison.probes.run.scenarios import suite
 from comparison.probes.targets.identity import identity_from_exchanges
-from comparison.real_hosts_lane import real_hosts_lane
-from comparison.retention import prune_scheduled_runs
-from comparison.run_changes import record_changes
+from comparison.selectors.lab import measured_for_probes
+from comparison.services.real_hosts_lane import real_hosts_lane
+from comparison.services.retention import prune_scheduled_runs
+from comparison.services.run_changes import record_changes
 
 logger = logging.getLogger(__name__)
 
@@ -207,7 +207,7 @@ def _fail_task_results(run_ids: list[int], now) -> None:
     DBTaskResult.objects.filter(id__in=task_ids, status="RUNNING").update(
         status="FAILED",
         finished_at=now,
-        exception_class_path="comparison.probing.Interrupted",
+        exception_class_path="comparison.services.probing.Interrupted",
         traceback="interrupted by mcp-compare: the worker stopped renewing the run's lease",
     )
 
