@@ -83,10 +83,10 @@ def main() -> None:
 
     from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
+    from language.vocabulary import REVISIONS
     from registers import filters
     from registers.core.anchoring import doc_anchors
     from registers.core.format import parse_register
-    from registers.core.vocabulary import REVISIONS
     from registers.loader import load_registers
     from registers.models import Register, Row
 

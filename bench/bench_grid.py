@@ -49,7 +49,7 @@ def main(names: list[str]) -> int:
     from comparison.probes.run.grid_run import run_grid
     from comparison.probes.run.runner import run_probe
     from comparison.probes.run.scenarios import FIXTURE
-    from registers.core.vocabulary import REVISIONS
+    from language.vocabulary import REVISIONS
 
     revisions = [str(r) for r in REVISIONS]
     print(f"{'target':<14} {'diagonal s':>10} {'cells':>6} {'grid s':>8} {'cells':>6} {'ratio':>6}  goal ≤ {GOAL:.0f}×")

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from django.db import models
 
-from registers.core import vocabulary as vocab
+from language import vocabulary as vocab
 
 
 def text_choices(enum: type[StrEnum]) -> type[models.TextChoices]:

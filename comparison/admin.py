@@ -8,7 +8,7 @@ from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.probes.run.scenarios import SUITES, suite
 from comparison.probes.targets.secrets import display_command, display_url
 from comparison.services.target_credentials import CredentialsLeftBehind, fields_of, keep_credentials_on_origin
-from registers.core.vocabulary import REVISIONS
+from language.vocabulary import REVISIONS
 
 SECRET_FIELDS = ("headers", "upstream_headers", "env")
 #: Argument lists whose credential-looking values (`--token X`, `KEY=X`) the form shows masked.

@@ -10,8 +10,8 @@ from common.http import export_policy
 from comparison.core import reports
 from comparison.core.charts import Chart
 from comparison.probes.assessment.multicompare import Comparison
-from registers.core import linking
-from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS
+from language import linking
+from language.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS
 
 COMPARISON_FORMATS = {
     "md": "text/markdown; charset=utf-8",

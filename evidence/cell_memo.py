@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from comparison.anchors import kinds
 from comparison.core.evidence import HostEvidence, ProbeCell
+from language.anchors import kinds
 
 RunStamp = tuple[str, str, bool, str]  # target name, status, built-in, created
 

@@ -13,7 +13,7 @@ from common.beside_runs import kept_beside_runs
 from comparison.hostlab import claims, matrix
 from comparison.hosts.measured import LAB_KEY
 from comparison.selectors.lab import current_observations
-from registers.core.vocabulary import LAB_ONLY_HOSTS
+from language.vocabulary import LAB_ONLY_HOSTS
 
 NOT_IN_THE_REGISTER = "not in the register: from the lab"
 

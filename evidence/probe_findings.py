@@ -10,10 +10,10 @@ from operator import or_
 
 from django.db.models import Q
 
-from comparison.anchors import kinds
 from comparison.core.latest_verdicts import LatestVerdicts
 from comparison.models import ProbeResult, ProbeRun
 from comparison.selectors.runs import latest_ended_runs
+from language.anchors import kinds
 
 
 def _anchor_filter(anchors: Iterable[str]) -> Q:

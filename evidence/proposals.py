@@ -32,6 +32,7 @@ from comparison.models import ProbeRun
 from comparison.selectors.runs import latest_ended_run_targets
 from evidence.lab_findings import every_claim_check
 from evidence.row_evidence import latest_probe_cells, revisions_of_row
+from language.vocabulary import FIXED_LABELS, HOST_NAMES, LabelKind
 from registers.core.format import parse_register
 from registers.core.proposals.edits import (
     CITATION,
@@ -50,7 +51,6 @@ from registers.core.proposals.patch import unified_patch
 from registers.core.proposals.revision_edits import revision_edits
 from registers.core.proposals.text_edits import EditConflict, apply_edits
 from registers.core.quotes import DRIFTED, MOVED
-from registers.core.vocabulary import FIXED_LABELS, HOST_NAMES, LabelKind
 from registers.models import Citation, Register, RegisterSource, Row
 
 SCHEMA_SOURCE = "MCP JSON Schema of each revision"

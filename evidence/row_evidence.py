@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from comparison.anchors.row_anchors import TITLE
 from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
@@ -13,7 +12,8 @@ from comparison.models import ProbeResult, ProbeRun
 from comparison.probes.conformance import conformance
 from comparison.selectors.runs import latest_ended_run_stamps
 from evidence import cell_memo
-from registers.core.vocabulary import HOSTS
+from language.anchors.row_anchors import TITLE
+from language.vocabulary import HOSTS
 
 COLUMNS = (
     "id", "run_id", "scenario", "requested_revision", "anchors", "host_views", "interop", "verdict", "family", "seen",

@@ -3,7 +3,7 @@ template types them out."""
 
 from __future__ import annotations
 
-from registers.core.vocabulary import HOSTS, REVISIONS
+from language.vocabulary import HOSTS, REVISIONS
 
 
 def vocabulary(request) -> dict:

@@ -18,8 +18,9 @@ from common.downloads import download
 from comparison.core import report_rows, reports
 from comparison.core.latest_verdicts import LatestVerdicts
 from evidence.probe_findings import latest_probe_verdicts
+from language import linking
 from registers import filters
-from registers.core import linking, rowcompare
+from registers.core import rowcompare
 from registers.core.citations import locator
 from registers.core.format import RegisterHead, RegisterRow, registers_text
 from registers.core.rowfacts import RowFacts

@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 
-from registers.core import vocabulary as vocab
+from language import vocabulary as vocab
 
 PROVENANCE = {
     vocab.FROM_WHERE_CELL: "stated in the Where cell",

@@ -10,8 +10,8 @@ from django.db import models
 from django.urls import reverse
 
 from common import choices
+from language import vocabulary as vocab
 from registers.core import excerpts
-from registers.core import vocabulary as vocab
 from registers.core.citations import locator
 
 PROVENANCE = {

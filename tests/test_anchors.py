@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from comparison.anchors import kinds
-from comparison.anchors.row_anchors import CitedLine, cited_anchors, page_section, resolve, row_anchors, text_anchors
-from comparison.anchors.schema_lines import place_at
-from comparison.anchors.vocabulary import vocabulary
 from comparison.core import evidence, evidence_related, spec_checks
 from comparison.hosts.findings import findings, findings_for
 from comparison.probes.conformance import conformance
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
-from registers.core.vocabulary import REVISIONS
+from language.anchors import kinds
+from language.anchors.row_anchors import CitedLine, cited_anchors, page_section, resolve, row_anchors, text_anchors
+from language.anchors.schema_lines import place_at
+from language.anchors.vocabulary import vocabulary
+from language.vocabulary import REVISIONS
 from registers.loader import load_registers
 from tests.conftest import PROJECT, TEST_DATA
 
@@ -287,7 +287,7 @@ def test_the_schema_check_reads_each_title_shape():
 
 
 def test_what_travelled_in_a_cell_is_read_from_its_messages_however_they_nest():
-    from comparison.anchors.travelled import MAX_DEPTH, travelled
+    from language.anchors.travelled import MAX_DEPTH, travelled
 
     exchanges = [
         {"request": {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}, "notifications": [

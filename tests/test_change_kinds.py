@@ -21,8 +21,8 @@ from comparison.probes.families.base import Finding, Played
 from comparison.probes.processes.launch import free_port, launched
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
-from registers.core.vocabulary import REVISIONS
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import REVISIONS
+from language.vocabulary import ProbeVerdict as V
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent

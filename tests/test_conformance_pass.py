@@ -11,7 +11,7 @@ import pytest
 
 from comparison.core import pipeline
 from comparison.probes.conformance import conformance as c
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 
 
 def checks(*statuses: str) -> list[c.Check]:

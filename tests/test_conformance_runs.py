@@ -16,7 +16,7 @@ from comparison.core import pipeline
 from comparison.probes.conformance import conformance
 from comparison.services.peer_targets import add_peer_targets
 from comparison.tasks import start_run
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 from tests.processes import free_port
 from tests.test_conformance import LOST_THROUGH
 

@@ -34,7 +34,7 @@ from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.wire import WireClient
 from comparison.services.probing import RunRefused, ensure_builtin_target
 from comparison.tasks import start_run
-from registers.core.vocabulary import REVISIONS
+from language.vocabulary import REVISIONS
 
 LEGACY = [str(r) for r in REVISIONS[:4]]
 MODERN = str(REVISIONS[4])

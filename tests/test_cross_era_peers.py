@@ -22,7 +22,7 @@ from comparison.probes.assessment import era_rules
 from comparison.selectors.grid import run_era_grid
 from comparison.services.peer_targets import PEERS_TO_ADD
 from comparison.tasks import start_run
-from registers.core.vocabulary import REVISIONS
+from language.vocabulary import REVISIONS
 
 pytestmark = [pytest.mark.peers, pytest.mark.django_db]
 ALL = [str(r) for r in REVISIONS]

@@ -16,7 +16,7 @@ from comparison.probes.families.base import Played, Step
 from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
-from registers.core.vocabulary import REVISIONS, ProbeVerdict
+from language.vocabulary import REVISIONS, ProbeVerdict
 
 RELAY = Path(__file__).with_name("relay.py")
 FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]

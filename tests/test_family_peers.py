@@ -14,7 +14,7 @@ from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.services.peer_targets import supergateway_command
-from registers.core.vocabulary import ProbeVerdict
+from language.vocabulary import ProbeVerdict
 from tests.processes import PEERS_VENV, free_port, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from registers.core.vocabulary import LAB_ONLY_HOSTS
+from language.vocabulary import LAB_ONLY_HOSTS
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
 

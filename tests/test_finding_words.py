@@ -8,7 +8,7 @@ from comparison.probes.assessment import strictness
 from comparison.probes.assessment.diffing import diff
 from comparison.probes.families import changes, pagination
 from comparison.probes.families.base import Played, Scenario
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 
 PAGES = Scenario("pages-tools", "tools/list over three pages", "tools/list", {}, family="pagination")
 

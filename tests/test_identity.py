@@ -11,7 +11,7 @@ import pytest
 from comparison.hosts import change_kinds
 from comparison.probes.assessment import item_names, listing
 from comparison.probes.assessment.diffing import diff
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 from tests.test_change_kinds import cells, kinds, through_http_relay
 
 KEYS = [

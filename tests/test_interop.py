@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from comparison.core import charts
 from comparison.probes.assessment.interop import cell_interop, received, run_score
 from comparison.probes.assessment.multicompare import compare_runs
-from registers.core.vocabulary import HOSTS
+from language.vocabulary import HOSTS
 
 TEXT = {"content": [{"type": "text", "text": "hello"}]}
 AUDIO = {"content": [{"type": "audio", "data": "AAAA", "mimeType": "audio/wav"}]}

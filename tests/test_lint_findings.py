@@ -124,8 +124,8 @@ def test_a_citation_in_no_source_root_cannot_be_verified():
 
 
 def test_a_tick_marked_deprecated_reads_as_deprecated_and_words_are_no_marker():
+    from language.vocabulary import ABSENT, DEPRECATED, EXISTS
     from registers.core.support import marked_states, support_from_where
-    from registers.core.vocabulary import ABSENT, DEPRECATED, EXISTS
 
     assert support_from_where("26-07 ✓ (dep.)")["2026-07-28"].state == DEPRECATED
     assert marked_states("24-11..25-11 ✓ · 26-07 —") == {

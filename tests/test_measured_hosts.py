@@ -16,7 +16,7 @@ from comparison.hosts import measured
 from comparison.probes.assessment.interop import run_score
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
-from registers.core.vocabulary import SCORED_HOSTS, SUBJECT_HOST
+from language.vocabulary import SCORED_HOSTS, SUBJECT_HOST
 from tests.test_change_kinds import FIXTURE_STDIO, HERE
 
 PROJECT = Path(__file__).resolve().parent.parent

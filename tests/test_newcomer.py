@@ -14,7 +14,7 @@ import pytest
 
 from comparison.models import ProbeTarget
 from comparison.tasks import start_run
-from registers.core import linking
+from language import linking
 from tests.relay_targets import relay_target
 
 

@@ -73,7 +73,7 @@ def test_4_a_result_page_puts_what_the_proxy_did_first_and_counts_every_differen
     assert f"<code>result.tools[…]._meta</code> added <strong>× {tools}</strong>" in page
     assert f"<summary>and {len(result.diff) - 40} more</summary>" in page
     assert page.count("<tr><td><code>result.tools[name=") == len(result.diff)
-    from registers.core.vocabulary import SCORED_HOSTS
+    from language.vocabulary import SCORED_HOSTS
 
     affected = [host for host, kept in result.interop.items() if not kept and host in SCORED_HOSTS]
     assert affected, "the decorations reach some host"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from language.vocabulary import REVISIONS
 from registers.core.format import RegisterParseError, looks_like_register, parse_register
-from registers.core.vocabulary import REVISIONS
 from tests.conftest import SHIPPED
 from tests.register_text import register_text
 

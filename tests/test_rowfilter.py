@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
+from language.vocabulary import LAB_ONLY_HOSTS
 from registers.core.facetcounts import facet_options
 from registers.core.rowcompare import Side, revision_sides
 from registers.core.rowfacts import RowFacts, citation_state, facts_document
 from registers.core.rowfilter import evaluate, parse, select
-from registers.core.vocabulary import LAB_ONLY_HOSTS
 
 E, A, D, U = "exists", "absent", "deprecated", "unknown"
 REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")

@@ -17,7 +17,7 @@ from comparison.probes.run.runner import (
 )
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 from tests.test_change_kinds import HERE, through_stdio_relay
 from tests.test_families import FIXTURE_STDIO
 

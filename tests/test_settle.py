@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from comparison.tasks import start_run
-from registers.core.vocabulary import REVISIONS
+from language.vocabulary import REVISIONS
 from tests.relay_targets import relay_target
 
 BEFORE_LISTEN = [str(revision) for revision in REVISIONS if str(revision) < "2026-07-28"]

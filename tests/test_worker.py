@@ -13,7 +13,7 @@ import time
 import pytest
 
 from comparison.probes.run.scenarios import FIXTURE
-from registers.core.vocabulary import REVISIONS
+from language.vocabulary import REVISIONS
 from tests import lane_db
 from tests.processes import end_group, manage, running
 

@@ -21,7 +21,7 @@ from comparison.selectors import grid as grid_selectors
 from comparison.selectors import results as result_selectors
 from comparison.selectors import runs as selectors
 from comparison.selectors.stored_inputs import stored_runs_version
-from registers.core.vocabulary import PROBE_VERDICTS
+from language.vocabulary import PROBE_VERDICTS
 
 RUNS_PAGE_SIZE = 50
 

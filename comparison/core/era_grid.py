@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from comparison.probes.assessment.era_rules import COUNTER_OFFER, FAILS, WORKS, PairRule, direct_rule
-from registers.core.vocabulary import REVISIONS, ProbeVerdict
+from language.vocabulary import REVISIONS, ProbeVerdict
 
 AS_THE_RULES_SAY, TRANSLATED, PASSED_THROUGH, REFUSED, CARRIED, AGREED_OTHER, COUNTER_OFFERED, OWN_OFFER = (
     "as the rules say",

@@ -2,7 +2,7 @@
 the "related checks" entry, the stance of a probe through the row's own subject on its status
 claim, and why a row has no evidence. Pure, no Django.
 
-A cell meets a row when the scenario's anchors meet the row's (comparison.anchors.kinds.meet).
+A cell meets a row when the scenario's anchors meet the row's (language.anchors.kinds.meet).
 Host claims are judged only on cells whose scenario is about the row's subject (the scenario's
 first anchor, what it exists to exercise, meets an anchor the row's title names, and the scenario
 exercises every anchor the title names) and only for rows with a host example; every other
@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from comparison.anchors import kinds
 from comparison.core.evidence_types import (
     AGREES,
     DISAGREES,
@@ -28,7 +27,8 @@ from comparison.core.evidence_types import (
     Source,
 )
 from comparison.core.spec_checks import claimed_revisions, naming_title
-from registers.core.vocabulary import ProbeVerdict, StatusVerdict
+from language.anchors import kinds
+from language.vocabulary import ProbeVerdict, StatusVerdict
 
 #: The evidence entry for the row's status claim, when a probed target is its subject.
 STATUS_ENTRY = "status"

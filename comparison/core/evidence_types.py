@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from comparison.hosts.present import PresentedView
-from registers.core.vocabulary import host_name
+from language.vocabulary import host_name
 
 AGREES, DISAGREES, OBSERVED, UNTESTED = "agrees", "disagrees", "observed", "untested"
 #: A row some check meets by its anchors, none of which takes a stance on its claims.

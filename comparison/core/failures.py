@@ -22,7 +22,7 @@ from typing import Any
 from comparison.core.envelope import ENVELOPE_SCHEMA, find_envelope
 from comparison.hosts.present import PresentedView
 from comparison.hosts.view import FAILED
-from registers.core.vocabulary import HOST_PATH_LABELS
+from language.vocabulary import HOST_PATH_LABELS
 
 COORDINATES = ("D", "P", "C", "T", "E", "R")
 NAMES = {

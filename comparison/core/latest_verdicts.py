@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from comparison.anchors import kinds
+from language.anchors import kinds
 
 
 class LatestVerdicts:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from comparison.probes.assessment.compare import describe
-from registers.core.vocabulary import SCORED_HOSTS, ProbeVerdict
+from language.vocabulary import SCORED_HOSTS, ProbeVerdict
 
 #: Worse to the right: a cell regresses when its verdict moves right of the baseline's.
 #: "Not compared" (nothing to compare with) is no worse than as expected; "intermittent" is its own

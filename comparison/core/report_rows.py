@@ -10,7 +10,7 @@ from html import escape
 from typing import Any
 
 from comparison.core.reports import probe_text
-from registers.core.vocabulary import REVISIONS
+from language.vocabulary import REVISIONS
 
 
 def _text(value: Any) -> str:

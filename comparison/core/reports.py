@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from registers.core.vocabulary import HOSTS, REVISIONS
+from language.vocabulary import HOSTS, REVISIONS
 
 FORMAT_ID = "mcp-compare/report/1"
 

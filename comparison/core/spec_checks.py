@@ -20,11 +20,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from comparison.anchors import kinds
-from comparison.anchors.titles import head as _head
-from comparison.anchors.titles import naming_title
-from comparison.anchors.vocabulary import schema_definitions, vocabulary
-from registers.core.vocabulary import REVISIONS
+from language.anchors import kinds
+from language.anchors.titles import head as _head
+from language.anchors.titles import naming_title
+from language.anchors.vocabulary import schema_definitions, vocabulary
+from language.vocabulary import REVISIONS
 
 #: A title saying the thing becomes any JSON value claims a type change, not an existence.
 ANY_JSON = re.compile(r"\bany JSON\b", re.I)

@@ -71,7 +71,7 @@ def fixture_environment() -> dict[str, str]:
 
 def meeting(anchors: list[str] | tuple[str, ...]) -> list[LabScenario]:
     """The lab scenarios whose anchors meet a register row's: what the real hosts showed about it."""
-    from comparison.anchors.kinds import meet
+    from language.anchors.kinds import meet
 
     wanted = set(anchors)
     return [scenario for scenario in SCENARIOS if wanted and meet(wanted, set(scenario.anchors))]

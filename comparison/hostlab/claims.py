@@ -27,7 +27,7 @@ from comparison.hostlab.features import CHANGED, DROPPED, FEATURES, KEPT, NOT_ME
 from comparison.hostlab.matrix import FEATURE_SCENARIO
 from comparison.hostlab.ranges import ranges
 from comparison.hostlab.versions import key
-from registers.core.vocabulary import HOST_NAMES
+from language.vocabulary import HOST_NAMES
 
 PINS_FILE = Path(__file__).resolve().parent.parent / "data" / "register_host_pins.json"
 AGREES, CONTRADICTS, UNDECIDED = "agrees", "contradicts", "not decided"

@@ -116,7 +116,7 @@ def _changes(changed: list[dict[str, str]]) -> str:
     return ", ".join(f"{c['feature']}: {c['direct']} → {c['via']}" for c in changed) or "what reached the model"
 
 
-#: The hand model each lab host is the real counterpart of (registers.core.vocabulary host keys).
+#: The hand model each lab host is the real counterpart of (language.vocabulary host keys).
 MODEL_HOST = {"opencode": "opencode-v1", "codemode": "cloudflare"}
 #: The score's host of each lab host: a capture through the target takes that host's line.
 SCORED_AS = {**MODEL_HOST, **{host: host for host in ("codex", "claude-code", "gemini-cli", "qwen-code", "copilot",

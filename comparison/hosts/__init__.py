@@ -12,7 +12,7 @@ from typing import Any
 
 from comparison.hosts import cloudflare, lootbox, mcpx, opencode_v1, opencode_v2
 from comparison.hosts.view import ABSENT, HostView
-from registers.core.vocabulary import HostPath as Path
+from language.vocabulary import HostPath as Path
 
 __all__ = ["ABSENT", "TOOL_PATHS", "HostView", "checked_against", "prompt_views", "tool_views"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from comparison.hosts.mcpx import downgrade
-from registers.core.vocabulary import REVISIONS
-from registers.core.vocabulary import Revision as R
+from language.vocabulary import REVISIONS
+from language.vocabulary import Revision as R
 
 LINK = {"type": "resource_link", "uri": "mcpx://artifacts/abc123", "name": "chart.png", "mimeType": "image/png"}
 TEXT = {"type": "text", "text": "done"}

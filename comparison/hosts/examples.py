@@ -9,9 +9,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from comparison.anchors.kinds import meets
-from comparison.anchors.row_anchors import resolve
-from comparison.anchors.titles import naming_title
+from language.anchors.kinds import meets
+from language.anchors.row_anchors import resolve
+from language.anchors.titles import naming_title
 
 VECTORS = Path(__file__).resolve().parent.parent / "data" / "vectors.json"
 PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="

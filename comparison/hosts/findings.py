@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from comparison.anchors import kinds
+from language.anchors import kinds
 
 FINDINGS = Path(__file__).resolve().parent.parent / "data" / "real_host_findings.json"
 

@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from comparison.hosts.view import HostView, Part, Rule, base64_size, describe_block
-from registers.core.vocabulary import REVISIONS
-from registers.core.vocabulary import Revision as R
+from language.vocabulary import REVISIONS
+from language.vocabulary import Revision as R
 
 RENDER_RULE = Rule("internal/cli/commands.go:385-415", ("CT-13", "FG-16"))
 LINK_RULE = Rule("internal/mcpserver/revisions.go:260-273", ("CT-06",))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from registers.core.vocabulary import HOST_NAMES, REVISIONS, Host
+from language.vocabulary import HOST_NAMES, REVISIONS, Host
 
 #: The lab's host key of each host it measures (the lab runs the released opencode, v1's line,
 #: and Cloudflare's codemode package).

@@ -8,7 +8,7 @@ from typing import Any
 
 from comparison.hosts import checked_against
 from comparison.hosts.view import ABSENT, DELIVERED, HostView
-from registers.core.vocabulary import SUBJECT_HOST
+from language.vocabulary import SUBJECT_HOST
 
 MAX_STRING = 160
 

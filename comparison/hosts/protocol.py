@@ -23,7 +23,7 @@ from comparison.hosts.reactions import (
     ignoring,
     using,
 )
-from registers.core.vocabulary import HOST_NAMES, HOSTS, REVISIONS, ProbeVerdict
+from language.vocabulary import HOST_NAMES, HOSTS, REVISIONS, ProbeVerdict
 
 __all__ = [
     "HOSTS",

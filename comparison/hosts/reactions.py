@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registers.core.vocabulary import REVISIONS
-from registers.core.vocabulary import Revision as R
+from language.vocabulary import REVISIONS
+from language.vocabulary import Revision as R
 
 OC1 = "opencode-ai 1.18.33 bundle"
 OC2 = "v2:packages/core/src/mcp/client.ts@a2cc772"

@@ -6,8 +6,8 @@ from django.db import migrations, models
 
 
 def fill_anchors(apps, schema_editor):
-    from comparison.anchors import kinds
-    from comparison.anchors.travelled import travelled
+    from language.anchors import kinds
+    from language.anchors.travelled import travelled
     from comparison.probes.run.scenarios import SUITES
 
     declared = {scenario.key: list(scenario.anchors) for suite in SUITES.values() for scenario in suite}

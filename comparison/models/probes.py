@@ -9,7 +9,6 @@ from django.db import models
 from django.urls import reverse
 
 from common import choices
-from comparison.anchors import kinds
 from comparison.probes.assessment.result_shape import repaired
 from comparison.probes.fixture.forkserver import fixture_command
 from comparison.probes.processes.launch import loopback_port
@@ -25,7 +24,8 @@ from comparison.probes.targets.secrets import (
     url_userinfo,
 )
 from comparison.services.own_secrets import own_secrets
-from registers.core.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
+from language.anchors import kinds
+from language.vocabulary import ACTIVE_RUN_STATUSES, RunStatus
 
 USERINFO_REFUSED = (
     "Credentials in the URL (user:password@…) would be shown wherever the URL is. Remove them and put the "

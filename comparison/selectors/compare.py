@@ -10,7 +10,7 @@ from comparison.models import ProbeResult, ProbeRun
 from comparison.probes.assessment import multicompare
 from comparison.probes.assessment.result_shape import repaired
 from comparison.probes.run.scenarios import SUITES, suite
-from registers.core.vocabulary import HOST_NAMES, HOST_PATH_LABELS, PROBE_VERDICTS, SCORED_HOSTS
+from language.vocabulary import HOST_NAMES, HOST_PATH_LABELS, PROBE_VERDICTS, SCORED_HOSTS
 
 MAX_COMPARED_RUNS = 8
 #: Each scenario's title by key, across every suite: the cells are named as the run page names them.

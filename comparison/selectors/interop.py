@@ -9,7 +9,7 @@ from comparison.hostlab import through
 from comparison.hosts.measured import LAB_KEY
 from comparison.models import ProbeResult
 from comparison.selectors.runs import score_of
-from registers.core.vocabulary import HOST_NAMES, LAB_ONLY_HOSTS
+from language.vocabulary import HOST_NAMES, LAB_ONLY_HOSTS
 
 #: The differing cells a model or lab line names on the run page; the rest are counted.
 DIFFERING_SHOWN = 8

@@ -14,7 +14,7 @@ from comparison.hosts.present import PresentedView
 from comparison.models import ProbeResult
 from comparison.probes import families
 from comparison.probes.assessment import diffing, sequence
-from registers.core.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS, ProbeVerdict
+from language.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS, ProbeVerdict
 
 #: JSON shown on a result page is cut at this many characters: a page never carries megabytes.
 MAX_JSON_SHOWN = 200_000

@@ -18,7 +18,7 @@ from comparison.probes.run import family_cells, real_lane
 from comparison.probes.run.scenarios import suite
 from comparison.selectors import grid as grid_selectors
 from comparison.selectors import lab as lab_selectors
-from registers.core.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
+from language.vocabulary import HOST_PATH_LABELS, PROBE_VERDICTS
 
 # --- targets and runs --------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from comparison.models import ProbeRun
 from comparison.probes.run import real_lane
-from registers.core.vocabulary import ProbeVerdict
+from language.vocabulary import ProbeVerdict
 
 logger = logging.getLogger(__name__)
 

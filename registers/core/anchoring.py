@@ -3,7 +3,7 @@ with its spec citations. Pure, no Django."""
 
 from __future__ import annotations
 
-from comparison.anchors.row_anchors import CELL, TITLE, CitedLine, RowAnchor, row_anchors
+from language.anchors.row_anchors import CELL, TITLE, CitedLine, RowAnchor, row_anchors
 from registers.core.format import RowDoc
 
 #: The row fields whose backticked identifiers count (the status column is about the subject).

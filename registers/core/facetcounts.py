@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from registers.core import vocabulary as vocab
+from language import vocabulary as vocab
 from registers.core.rowfilter import (
     CITATION_CHOICES,
     EVIDENCE_CHOICES,

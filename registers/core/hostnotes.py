@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from language.vocabulary import HOST_HAS, HOST_LACKS, HOST_MENTIONED, HOST_NA, HOST_PARTIAL, HOSTS, SUBJECT_HOST
 from registers.core.citations import Citation
 from registers.core.support import HostSegment
-from registers.core.vocabulary import HOST_HAS, HOST_LACKS, HOST_MENTIONED, HOST_NA, HOST_PARTIAL, HOSTS, SUBJECT_HOST
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"*])")
 OPENCODE = re.compile(r"\bopencode\b", re.I)

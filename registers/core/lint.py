@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
+from language.vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_NAMES, REVISION_SHORT
 from registers.core.format import RegisterDoc, RegisterParseError, RowDoc
 from registers.core.sources import SourceRoot, root_for
 from registers.core.support import marked_lacking_hosts, marked_states, only_revisions
-from registers.core.vocabulary import ABSENT, DEPRECATED, EXISTS, HOST_NAMES, REVISION_SHORT
 
 ERROR, WARNING = "error", "warning"
 #: Host states a register states (not merely mentions).

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from registers.core.vocabulary import CITATION_VERDICTS, FAILING_CITATIONS, CitationVerdict
+from language.vocabulary import CITATION_VERDICTS, FAILING_CITATIONS, CitationVerdict
 
 EXACT, MOVED, DRIFTED, FILE_MISSING, NO_QUOTE, NO_SOURCE = CitationVerdict
 VERDICTS = CITATION_VERDICTS

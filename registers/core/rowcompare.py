@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from registers.core import vocabulary as vocab
+from language import vocabulary as vocab
 from registers.core.rowfacts import RowFacts
 
 #: Host states that claim something; "mentioned" only says the row talks about the host.

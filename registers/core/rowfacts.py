@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from registers.core import vocabulary as vocab
+from language import vocabulary as vocab
 
 
 def value_key(sign: str, level: str) -> str:

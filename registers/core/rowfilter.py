@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from urllib.parse import urlencode
 
-from registers.core import vocabulary as vocab
+from language import vocabulary as vocab
 from registers.core.rowcompare import host_sides, introduced_in, removed_in, revision_sides
 from registers.core.rowfacts import RowFacts
 

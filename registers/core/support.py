@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from registers.core.vocabulary import (
+from language.vocabulary import (
     ABSENT,
     DEPRECATED,
     EXISTS,

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 def fill_anchors(apps, schema_editor):
-    from comparison.anchors.row_anchors import CELL, TITLE, CitedLine, row_anchors
+    from language.anchors.row_anchors import CELL, TITLE, CitedLine, row_anchors
     from registers.core.anchoring import READ_FIELDS
 
     Row = apps.get_model("registers", "Row")

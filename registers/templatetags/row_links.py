@@ -1,10 +1,10 @@
 """`{{ row.title_html|row_links:known_rows }}`: load-time HTML with links to rows nothing loaded
-settled as text (registers.core.linking); `known_rows` comes from the context processor."""
+settled as text (language.linking); `known_rows` comes from the context processor."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from registers.core.linking import settle_row_links
+from language.linking import settle_row_links
 
 register = template.Library()
 

@@ -28,7 +28,7 @@ from comparison.probes.targets.pinning import pinnable
 from comparison.probes.targets.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
 from comparison.selectors.lab import measured_for_probes, measured_hosts_of, shipped_observations
 from comparison.services import lab_through
-from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
+from language.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 
 def _write(path: str, text: str) -> None:

@@ -20,7 +20,7 @@ from comparison.probes.families import pagination
 from comparison.probes.families.base import Finding
 from comparison.probes.run.scenarios import Scenario, expected_fixture_response
 from comparison.probes.transport.wire import STATELESS_REVISION
-from registers.core.vocabulary import ProbeVerdict
+from language.vocabulary import ProbeVerdict
 
 AS_EXPECTED = ProbeVerdict.AS_EXPECTED
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from comparison.probes.fixture.era_gate import HANDSHAKE, MODERN
-from registers.core.vocabulary import REVISIONS
-from registers.core.vocabulary import Revision as R
+from language.vocabulary import REVISIONS
+from language.vocabulary import Revision as R
 
 SPEC_REPOSITORY = "https://github.com/modelcontextprotocol/modelcontextprotocol"
 #: The specification repository's commit the line numbers below are read at (2026-08-22).

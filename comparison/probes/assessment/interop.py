@@ -15,7 +15,7 @@ from typing import Any
 
 from comparison.hosts import is_prompt_result, prompt_views, tool_views
 from comparison.hosts.present import present
-from registers.core.vocabulary import HOSTS, SCORED_HOSTS
+from language.vocabulary import HOSTS, SCORED_HOSTS
 
 #: What a view says about what it received (its changes and notes explain, they are not received).
 RECEIVED_FIELDS = ("outcome", "error", "parts", "attachments", "script_value", "output", "host_text", "host_is_error")

@@ -10,7 +10,7 @@ from typing import Any
 from comparison.hosts.change_kinds import DECORATED_LIST, MERGED_PAGES, PROXY_ITEMS, RENAMED_ITEMS
 from comparison.probes.assessment.item_names import LISTS, affixed, items, renames
 from comparison.probes.families.base import Finding
-from registers.core.vocabulary import ProbeVerdict
+from language.vocabulary import ProbeVerdict
 
 #: list method → the host aspect of its pages (comparison.hosts.reactions).
 ASPECTS = {

@@ -10,7 +10,7 @@ from typing import Any
 from comparison.probes.assessment.compare import describe
 from comparison.probes.assessment.interop import RunScore, run_score
 from comparison.probes.conformance import conformance
-from registers.core.vocabulary import PROBE_VERDICTS, SCORED_HOSTS
+from language.vocabulary import PROBE_VERDICTS, SCORED_HOSTS
 
 FAILED, INVALID = PROBE_VERDICTS[3], PROBE_VERDICTS[2]
 

@@ -21,7 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
-from registers.core.vocabulary import PROBE_VERDICTS, REVISIONS
+from language.vocabulary import PROBE_VERDICTS, REVISIONS
 
 MAX_RESULTS = 5000
 Text = Annotated[StrictStr, Field(max_length=20_000)]

@@ -16,8 +16,8 @@ from typing import Any
 
 import jsonschema
 
-from registers.core.vocabulary import REVISIONS
-from registers.core.vocabulary import Revision as R
+from language.vocabulary import REVISIONS
+from language.vocabulary import Revision as R
 
 SCHEMAS = Path(__file__).resolve().parents[3] / "comparison" / "data" / "schemas"
 

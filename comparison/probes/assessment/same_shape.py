@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 
 STDIO, STREAMABLE, LEGACY = "stdio", "Streamable HTTP", "the deprecated HTTP+SSE"
 #: The verdicts that blame the proxy, and so are checked with no proxy in between.

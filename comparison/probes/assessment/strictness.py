@@ -18,7 +18,7 @@ from typing import Any
 
 from comparison.hosts.present import shorten
 from comparison.probes.families.base import Finding
-from registers.core.vocabulary import ProbeVerdict
+from language.vocabulary import ProbeVerdict
 
 #: method → {result field: the value that means the same as leaving it out}
 DEFAULTS: dict[str, dict[str, Any]] = {"tools/call": {"isError": False}}

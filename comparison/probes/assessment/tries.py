@@ -10,7 +10,7 @@ named, never counted either way.
 from __future__ import annotations
 
 from comparison.probes.families.base import Finding, worst
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 
 #: The tries of a timing-sensitive cell when nobody asks for another number. Measured: a proxy that
 #: drops one call's notifications in two shows it in 1 of 2 tries half the time, and in 3 tries

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from comparison.anchors.vocabulary import page_topic, vocabulary
 from comparison.probes.families import fixture_scenarios
-from registers.core.vocabulary import ProbeVerdict as V
-from registers.core.vocabulary import Revision
+from language.anchors.vocabulary import page_topic, vocabulary
+from language.vocabulary import ProbeVerdict as V
+from language.vocabulary import Revision
 
 SUITE = "@modelcontextprotocol/conformance"
 SUITE_VERSION = "0.1.16"

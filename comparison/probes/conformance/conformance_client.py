@@ -22,7 +22,7 @@ from comparison.probes.transport.exchange import Call, Exchange, Limits
 from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.param_headers import header_problem
 from comparison.probes.transport.wire import WireClient
-from registers.core.vocabulary import Revision
+from language.vocabulary import Revision
 
 #: What the probe declares when a scenario may ask it for something.
 CAPABILITIES = {"sampling": {}, "roots": {"listChanged": True}, "elicitation": {"form": {}}}

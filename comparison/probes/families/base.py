@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from registers.core.vocabulary import REVISIONS, ProbeVerdict
+from language.vocabulary import REVISIONS, ProbeVerdict
 
 TRANSPORTS = ("http", "stdio")
 

@@ -11,8 +11,8 @@ from typing import Any
 from comparison.probes.families.base import Family, Finding, Played, Scenario, Tool, Upstream
 from comparison.probes.families.playing import add, error_of, report, report_of, tool_call
 from comparison.probes.transport.exchange import Call
-from registers.core.vocabulary import ProbeVerdict as V
-from registers.core.vocabulary import Revision
+from language.vocabulary import ProbeVerdict as V
+from language.vocabulary import Revision
 
 NAME = "cancellation"
 TOOL = "slow"

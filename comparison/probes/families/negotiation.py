@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from comparison.probes.families.base import Family, Finding, Played, Scenario
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 
 NAME = "negotiation"
 REVISION, CAPABILITIES = "negotiated-revision", "offered-capabilities"

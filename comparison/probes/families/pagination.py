@@ -11,7 +11,7 @@ from comparison.hosts import change_kinds
 from comparison.probes.assessment import item_names, listing
 from comparison.probes.families.base import Family, Finding, Played, Scenario
 from comparison.probes.families.playing import add, error_of
-from registers.core.vocabulary import ProbeVerdict as V
+from language.vocabulary import ProbeVerdict as V
 
 NAME = "pagination"
 PAGE_SIZE = 2

@@ -10,7 +10,7 @@ from typing import Any
 from comparison.hosts import change_kinds
 from comparison.probes.families.base import Finding, Played, Step
 from comparison.probes.transport.exchange import Call
-from registers.core.vocabulary import ProbeVerdict
+from language.vocabulary import ProbeVerdict
 
 #: The text block of a fixture report starts with this, so a report is never mistaken for content.
 REPORT_MARK = "mcp-compare fixture report"

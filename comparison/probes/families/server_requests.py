@@ -20,8 +20,8 @@ from comparison.probes.families.playing import (
     tool_call,
 )
 from comparison.probes.transport.exchange import Call
-from registers.core.vocabulary import ProbeVerdict as V
-from registers.core.vocabulary import Revision
+from language.vocabulary import ProbeVerdict as V
+from language.vocabulary import Revision
 
 NAME = "server-requests"
 TOOL = "ask"

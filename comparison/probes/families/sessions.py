@@ -9,8 +9,8 @@ from typing import Any
 
 from comparison.probes.families.base import Family, Finding, Played, Scenario
 from comparison.probes.families.playing import second_client
-from registers.core.vocabulary import ProbeVerdict as V
-from registers.core.vocabulary import Revision
+from language.vocabulary import ProbeVerdict as V
+from language.vocabulary import Revision
 
 NAME = "sessions"
 REMOVED = Revision.V2026_07_28

@@ -12,8 +12,8 @@ from comparison.hosts import change_kinds
 from comparison.probes.families.base import Family, Finding, Played, Scenario, Tool, Upstream
 from comparison.probes.families.playing import add, no_report, report, report_of, tool_call
 from comparison.probes.transport.wire import CLIENT_INFO
-from registers.core.vocabulary import ProbeVerdict as V
-from registers.core.vocabulary import Revision
+from language.vocabulary import ProbeVerdict as V
+from language.vocabulary import Revision
 
 NAME = "upstream-told"
 TOOL = "echo-context"

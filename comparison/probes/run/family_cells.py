@@ -11,7 +11,7 @@ from comparison.hosts import protocol
 from comparison.probes import families
 from comparison.probes.assessment import tries
 from comparison.probes.families.base import Finding, Played, Scenario, worst
-from registers.core.vocabulary import REVISIONS, ProbeVerdict
+from language.vocabulary import REVISIONS, ProbeVerdict
 
 logger = logging.getLogger(__name__)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from comparison.anchors.travelled import travelled
 from comparison.probes.fixture.forkserver import fixture_command
 from comparison.probes.run.scenarios import Scenario
-from registers.core.vocabulary import PROBE_VERDICTS, ProbeVerdict
+from language.anchors.travelled import travelled
+from language.vocabulary import PROBE_VERDICTS, ProbeVerdict
 
 AS_EXPECTED, CHANGED, INVALID, FAILED, NOT_COMPARED, LOST, REFUSED = (
     ProbeVerdict.AS_EXPECTED,

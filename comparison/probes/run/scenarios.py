@@ -12,10 +12,10 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from comparison.anchors.vocabulary import vocabulary
 from comparison.probes.families import family_of, fixture_scenarios
 from comparison.probes.families.base import Scenario
 from comparison.probes.fixture.fixture_content import PROMPTS, TOOLS, ToolError
+from language.anchors.vocabulary import vocabulary
 
 __all__ = ["EVERYTHING", "FIXTURE", "SUITES", "Scenario", "expected_fixture_response", "suite"]
 

@@ -10,7 +10,7 @@ from comparison.probes.run.revision_session import open_transport
 from comparison.probes.run.runner import TargetSpec
 from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.wire import WireClient
-from registers.core.vocabulary import Revision
+from language.vocabulary import Revision
 
 #: A revision every target of the corpus answers (the identity does not depend on it).
 OPENING_REVISION = Revision.V2025_06_18

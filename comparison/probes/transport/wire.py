@@ -18,7 +18,7 @@ from comparison.probes.transport.exchange import Call, Exchange
 from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.param_headers import param_headers
 from comparison.probes.transport.stdio_transport import StdioTransport
-from registers.core.vocabulary import Revision as R
+from language.vocabulary import Revision as R
 
 logger = logging.getLogger(__name__)
 

@@ -4,6 +4,14 @@ milestones, citations, host notes, references). Pure, no Django."""
 
 from __future__ import annotations
 
+from language.vocabulary import (
+    EFFORT_SIZES,
+    FIXED_LABELS,
+    REVISION_VERBS,
+    REVISIONS,
+    RISK_LEVELS,
+    STATUS_VERDICTS,
+)
 from registers.core import citations as citation_grammar
 from registers.core.format.documents import Label, ParseWarning, RegisterParseError, RowDoc
 from registers.core.format.grammar import (
@@ -17,14 +25,6 @@ from registers.core.format.grammar import (
 )
 from registers.core.hostnotes import build_host_notes
 from registers.core.support import host_segments, milestones, revision_support
-from registers.core.vocabulary import (
-    EFFORT_SIZES,
-    FIXED_LABELS,
-    REVISION_VERBS,
-    REVISIONS,
-    RISK_LEVELS,
-    STATUS_VERDICTS,
-)
 
 
 def classify_label(text: str, subject: str) -> Label:

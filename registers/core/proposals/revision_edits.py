@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
+from language.vocabulary import REVISION_SHORT, REVISIONS, SHORT_TO_REVISION
 from registers.core.format.grammar import CODE_SPAN_LABEL, REVISION_LABEL
 from registers.core.proposals.edits import LABELS, REVISION, WHERE, Edit, Evidence, NeedsPerson
-from registers.core.vocabulary import REVISION_SHORT, REVISIONS, SHORT_TO_REVISION
 
 COMPACT_SEGMENT = re.compile(r"^(?P<rev>\d{2}-\d{2}|\d{4}-\d{2}-\d{2}) (?P<mark>✓|—)(?P<rest>(?: .*)?)$")
 ONWARD = re.compile(r"(?P<rev>\d{4}-\d{2}-\d{2}) onward")

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from comparison.anchors import kinds
-from comparison.anchors.schema_lines import place_at
-from comparison.anchors.vocabulary import PAGES, SPEC_REVISIONS, Vocabulary, page_topic, schema_source, vocabulary
+from language.anchors import kinds
+from language.anchors.schema_lines import place_at
+from language.anchors.vocabulary import PAGES, SPEC_REVISIONS, Vocabulary, page_topic, schema_source, vocabulary
 
 TITLE, CELL = "title", "where-cell"
 #: The row fields read for identifiers, and how each is named on the row page.

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from comparison.anchors import kinds
-from registers.core.vocabulary import REVISIONS
+from language.anchors import kinds
+from language.vocabulary import REVISIONS
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "comparison" / "data"
 SCHEMAS = DATA / "schemas"
 SPEC = DATA / "spec"
 PAGES = SPEC / "docs" / "specification"

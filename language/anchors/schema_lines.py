@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from comparison.anchors.vocabulary import SPEC_REVISIONS, schema_source
+from language.anchors.vocabulary import SPEC_REVISIONS, schema_source
 
 _DECLARATION = re.compile(r"^export (?:interface|type) (\w+)")
 _PROPERTY = re.compile(r"^  (?:readonly )?(\"[^\"]+\"|[\w$]+)\??:")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comparison.anchors import kinds
+from language.anchors import kinds
 
 #: Deeper than any exchange nests; a hostile answer nested deeper is not read further.
 MAX_DEPTH = 12
