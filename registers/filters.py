@@ -19,11 +19,18 @@ from evidence import lab_states, row_evidence
 from registers.core.facetcounts import FacetOption, facet_options
 from registers.core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
 from registers.core.rowfacts import row_facts
-from registers.core.rowfilter import (
+from registers.core.rowfilter import (  # noqa: F401  (re-exported: the filter vocabulary callers use)
+    CITATION_CHOICES,
+    EVIDENCE_CHOICES,
     FACETS,
+    HOST_MODES,
+    REV_MODES,
+    STATUS_CHOICES,
+    VALUE_CHOICES,
     Evaluation,
     RowFilter,
     evaluate,
+    parse,
 )
 from registers.disagreement_items import Disagreement, disagreements_of
 from registers.models import Register, Row
