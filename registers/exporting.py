@@ -1,6 +1,6 @@
 """Exports of the rows a filter selects: Markdown in the register format (registers.core.format's
 writer), the HTML report (templates/reports/report.html, autoescaped), JSON and CSV
-(comparison.core.reports). Streamed from the database in chunks so memory stays flat whatever the size
+(registers.core.row_reports). Streamed from the database in chunks so memory stays flat whatever the size
 of the register set."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from django.template.loader import get_template
 from django.utils import timezone
 
 from common.downloads import download
-from comparison.core import report_rows, reports
 from comparison.core.latest_verdicts import LatestVerdicts
 from evidence.probe_findings import latest_probe_verdicts
 from language import linking
 from registers import filters
-from registers.core import rowcompare
+from registers.core import report_rows, rowcompare
+from registers.core import row_reports as reports
 from registers.core.citations import locator
 from registers.core.format import RegisterHead, RegisterRow, registers_text
 from registers.core.rowfacts import RowFacts

@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from comparison.core import failures
-from comparison.core.reports import spreadsheet_safe
 from comparison.hosts import mcpx, prompt_views, tool_views
 from comparison.hosts.present import PresentedView, present
 from comparison.probes.assessment import revisions
@@ -26,6 +25,7 @@ from comparison.probes.transport import jsonsafe
 from comparison.probes.transport.exchange import Exchange, Limits
 from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.stdio_transport import StdioTransport
+from language.tables import spreadsheet_safe
 from tests.strategies import almost_json, examples, json_values, responses, results
 
 SCENARIOS = list(suite("fixture"))

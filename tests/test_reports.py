@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.core.reports import CSV_COLUMNS
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from registers.core.format import parse_register, split_registers
+from registers.core.row_reports import CSV_COLUMNS
 from registers.loader import load_registers
 from registers.models import Register, Row, RowVersion
 from tests.conftest import SHIPPED

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from comparison.core.era_grid import Grid
-from comparison.core.reports import spreadsheet_safe
+from language.tables import spreadsheet_safe
 
 CSV_COLUMNS = (
     "client_revision", "upstream_revision", "agreed", "reading", "survived", "counted", "share", "rule", "cites",

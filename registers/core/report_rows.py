@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from comparison.core.reports import probe_text
 from language.vocabulary import REVISIONS
+from registers.core.row_reports import probe_text
 
 
 def _text(value: Any) -> str:
