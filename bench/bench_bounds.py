@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_bounds.py
 
-Uses the misbehaving servers of tests/test_wire.py (loopback only) with the tests' limits
+Uses the misbehaving servers of tests/probes/test_wire.py (loopback only) with the tests' limits
 (connect 1 s, total 2 s, 1 MiB, 50 events); prints seconds per case. The tests assert the
 failure; this prints the time it took, which tests must not assert.
 """
@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.stdio_transport import StdioTransport
-from tests import test_wire
+from tests.probes import test_wire
 
 
 def main() -> None:

@@ -30,10 +30,10 @@ from comparison.probes.assessment.revisions import REVISIONS  # noqa: E402
 from comparison.probes.processes.control import RunControl  # noqa: E402
 from comparison.probes.run.runner import TargetSpec, run_probe  # noqa: E402
 from comparison.probes.run.scenarios import FIXTURE  # noqa: E402
-from tests import lane_db  # noqa: E402
-from tests.processes import free_port, manage, running, server  # noqa: E402
+from tests.support import lane_db  # noqa: E402
+from tests.support.processes import free_port, manage, running, server  # noqa: E402
 
-STUBBORN = [sys.executable, "-m", "tests.stubborn"]
+STUBBORN = [sys.executable, "-m", "tests.support.stubborn"]
 
 
 def alive(pids: list[int]) -> int:
@@ -73,7 +73,7 @@ def queue_wait(folder: Path) -> None:
     held = (
         "import sys; from comparison.models import ProbeTarget; from comparison.tasks import start_run; "
         "t = ProbeTarget.objects.create(name='held', transport='stdio', "
-        "command=[sys.executable, '-m', 'tests.stubborn', '--stdio', '--hold']); "
+        "command=[sys.executable, '-m', 'tests.support.stubborn', '--stdio', '--hold']); "
         "print(start_run(target=t, revisions=[], scenarios=[]).pk)"
     )
     other = (
@@ -94,7 +94,7 @@ def queue_wait(folder: Path) -> None:
 
 
 def database_down() -> None:
-    from tests.test_database_down import PAGES, fetch, private_postgres
+    from tests.project.test_database_down import PAGES, fetch, private_postgres
 
     if not list(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")):
         print("503 latency: no PostgreSQL server binaries here, skipped")

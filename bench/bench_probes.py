@@ -37,7 +37,7 @@ from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe 
 from comparison.probes.run.scenarios import FIXTURE  # noqa: E402
 from comparison.probes.transport.http_transport import HttpTransport  # noqa: E402
 from comparison.probes.transport.wire import WireClient  # noqa: E402
-from tests.processes import FIXTURE_STDIO, mcp_proxy_command  # noqa: E402
+from tests.support.processes import FIXTURE_STDIO, mcp_proxy_command  # noqa: E402
 
 
 def free_port() -> int:

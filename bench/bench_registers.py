@@ -41,7 +41,7 @@ def timed(fn) -> float:
 
 def synthetic_registers(rows: int, folder: Path) -> list[Path]:
     """About `rows` rows split over registers of 22 rows, like the full 23-area set (511 rows)."""
-    from tests.register_text import register_text
+    from tests.support.register_text import register_text
 
     paths = []
     for index in range(0, rows, 22):

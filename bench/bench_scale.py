@@ -56,7 +56,7 @@ def setup() -> None:
 
 
 def write_registers(rows: int, folder: Path) -> None:
-    from tests.register_text import register_text
+    from tests.support.register_text import register_text
 
     for index, start in enumerate(range(0, rows, REGISTER_ROWS)):
         prefix = "S" + "".join(chr(65 + int(d)) for d in f"{index:03d}")
@@ -177,7 +177,7 @@ def playground() -> None:
 
 def parsing() -> None:
     from registers.core.format import parse_register
-    from tests.register_text import register_text
+    from tests.support.register_text import register_text
 
     base = register_text(1, prefix="PAR")
     cites = "; ".join(f"`internal/x{n}.go:{n + 1}`" for n in range(10_000))

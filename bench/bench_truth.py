@@ -1,4 +1,4 @@
-"""How often the probe is right on the corpus of real proxies judged by hand (tests/corpus.py,
+"""How often the probe is right on the corpus of real proxies judged by hand (tests/support/corpus.py,
 tests/data/corpus_judgements.json): the share of judged cells whose verdict and words hold, per
 proxy, and every cell that does not. Needs the probe peers (scripts/test.sh installs them).
 
@@ -16,7 +16,7 @@ import django
 def main(names: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mcp_compare.settings")
     django.setup()
-    from tests import corpus
+    from tests.support import corpus
 
     total = right = 0
     print(f"{'proxy':<22} {'package':<26} {'judged':>6} {'right':>6} {'share':>7}")

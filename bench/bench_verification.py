@@ -82,7 +82,7 @@ def subject_repo(folder: Path) -> tuple[Path, list[tuple[str, int, str]]]:
 
 
 def registers(folder: Path, spec: list, subject: list) -> list[Path]:
-    from tests.register_text import register_text
+    from tests.support.register_text import register_text
 
     rng = random.Random(7)
     spec_pick = [rng.choice(spec) for _ in range(SPEC_CITATIONS)]

@@ -97,7 +97,7 @@ ensure_probe_peers() {
     (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
     cp "$dir/package-lock.json" "$stamp"
   fi
-  # The corpus of real proxies (tests/corpus.py): each Python one in a virtualenv of its own.
+  # The corpus of real proxies (tests/support/corpus.py): each Python one in a virtualenv of its own.
   local name
   for name in fastmcp magg; do
     requirements="comparison/probes/peers/requirements-$name.txt"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # The browser tests' fixtures (Chromium, a page on the live server).
-pytest_plugins = ["tests.browsing"]
+pytest_plugins = ["tests.support.browsing"]
 
 # Property tests run the same examples on every CI run (derandomized: a failure is never a fluke of
 # the seed); HYPOTHESIS_PROFILE=fast (the everyday lane) runs fewer of them, and
@@ -30,7 +30,11 @@ def pytest_configure(config):
 #: Tests that start whole processes and wait on them (workers, a server during a load) go first,
 #: so that a run on several processes does not end with one of them waiting on these alone. They
 #: use databases of their own, never the test database, so running them first changes nothing else.
-PROCESS_TESTS_FIRST = ("tests/test_worker.py", "tests/test_busy_database.py", "tests/test_start_script.py")
+PROCESS_TESTS_FIRST = (
+    "tests/probes/test_worker.py",
+    "tests/registers/test_busy_database.py",
+    "tests/e2e/test_start_script.py",
+)
 
 
 @pytest.hookimpl(trylast=True)
@@ -132,8 +136,8 @@ def immediate_tasks(settings):
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory):
     """One migrated database of the lane's kind per test process, copied by `lane_database`."""
-    from tests import lane_db
-    from tests.processes import manage
+    from tests.support import lane_db
+    from tests.support.processes import manage
 
     url = lane_db.create(tmp_path_factory.mktemp("template"))
     manage("migrate", "-v0", env={"DATABASE_URL": url}, timeout=180)
@@ -144,7 +148,7 @@ def migrated_template(tmp_path_factory):
 @pytest.fixture
 def lane_database(migrated_template, tmp_path):
     """A migrated database of the lane's kind for commands run as separate processes; dropped after."""
-    from tests import lane_db
+    from tests.support import lane_db
 
     url = lane_db.copy(migrated_template, tmp_path)
     yield url

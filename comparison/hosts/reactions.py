@@ -9,7 +9,7 @@ revision the host negotiates at all.
 
 Sources, and how each was read:
 - opencode v1 is the 1.18.33 binary the real-host lane drives (npm `opencode-ai`); its bundled
-  JavaScript was read for the identifiers quoted below, and `tests/test_real_protocol.py` checks
+  JavaScript was read for the identifiers quoted below, and `tests/e2e/test_real_protocol.py` checks
   the pagination, `list_changed`, elicitation, roots and progress-token rows on the binary itself.
   (The 1.18.31 source commit the registers cite is not readable here: the repository is larger
   than a fetch allows.)
@@ -17,7 +17,7 @@ Sources, and how each was read:
   2.0-era copies readable here; HOSTS.md explains why 2.0.3 itself has no resolved commit).
 - lootbox is upstream 587a5a1 (read at that commit).
 - Cloudflare is `@cloudflare/codemode` 0.5.6 `codeMcpServer` (dist/mcp.js), the path the host
-  model and the real-host lane use; `tests/test_real_protocol.py` runs it against a paginated server.
+  model and the real-host lane use; `tests/e2e/test_real_protocol.py` runs it against a paginated server.
 - mcpx: the registers' sources say nothing about these messages, so every aspect is "not modelled"
   and a loss counts against it, as before this model existed.
 """
@@ -111,7 +111,7 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
         "ask-sampling": ignoring(_NO_SAMPLING, f"{OC1}: client options `M5={{capabilities:{{roots:{{}}}}}}`"),
         "ask-elicit-form": ignoring(
             "declares no elicitation capability; the SDK answers `elicitation/create` with -32601",
-            f"{OC1}: `M5={{capabilities:{{roots:{{}}}}}}`; measured by tests/test_real_protocol.py",
+            f"{OC1}: `M5={{capabilities:{{roots:{{}}}}}}`; measured by tests/e2e/test_real_protocol.py",
         ),
         "ask-elicit-url": ignoring(
             "declares no elicitation capability", f"{OC1}: `M5={{capabilities:{{roots:{{}}}}}}`"
@@ -125,7 +125,7 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
         "pages-tools": using(
             "follows `nextCursor` (up to 1000 pages, a repeated cursor is an error)",
             f"tools after the first page are missing from {_TOOL_LIST}",
-            f"{OC1}: `N1(…listTools(cursor…))`, `C4=1000`; measured by tests/test_real_protocol.py",
+            f"{OC1}: `N1(…listTools(cursor…))`, `C4=1000`; measured by tests/e2e/test_real_protocol.py",
         ),
         "pages-prompts": using(
             "follows `nextCursor` for prompts (offered as slash commands)",
@@ -301,14 +301,14 @@ BEHAVIOUR: dict[str, dict[str, Reaction]] = {
         "pages-tools": ignoring(
             "lists tools once, first page only (`const { tools } = await client.listTools()`): later "
             "tools are never in the `code` tool's types, directly or not",
-            f"{CODEMODE}:74; measured by tests/test_real_protocol.py",
+            f"{CODEMODE}:74; measured by tests/e2e/test_real_protocol.py",
         ),
         "pages-prompts": ignoring("does not list prompts", CODEMODE),
         "pages-resources": ignoring("does not list resources", CODEMODE),
         "pages-templates": ignoring("does not list resource templates", CODEMODE),
         "list-changed": ignoring(
             "lists tools once when the `code` tool is built; a `list_changed` changes nothing",
-            f"{CODEMODE}:74; measured by tests/test_real_protocol.py",
+            f"{CODEMODE}:74; measured by tests/e2e/test_real_protocol.py",
         ),
         "resource-updated": ignoring("never subscribes", CODEMODE),
         "cancel": ignoring("calls without a signal: never cancels", f"{CODEMODE}:85-88"),
