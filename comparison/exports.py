@@ -6,9 +6,9 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
+from common.charts import Chart
 from common.http import export_policy
 from comparison.core import reports
-from comparison.core.charts import Chart
 from comparison.probes.assessment.multicompare import Comparison
 from language import linking
 from language.vocabulary import HOST_NAMES, PROBE_VERDICTS, SCORED_HOSTS

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from comparison.core.evidence import HostEvidence, ProbeCell
+from evidence.rules.evidence import HostEvidence, ProbeCell
 from language.anchors import kinds
 
 RunStamp = tuple[str, str, bool, str]  # target name, status, built-in, created

@@ -11,8 +11,8 @@ from collections import Counter
 from django.core.paginator import Paginator
 
 from common.http import page_or_404
-from comparison.core import evidence
 from evidence.lab_findings import model_partings
+from evidence.rules import evidence
 from registers import filters
 from registers.disagreement_items import Disagreement
 

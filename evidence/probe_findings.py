@@ -10,9 +10,9 @@ from operator import or_
 
 from django.db.models import Q
 
-from comparison.core.latest_verdicts import LatestVerdicts
 from comparison.models import ProbeResult, ProbeRun
 from comparison.selectors.runs import latest_ended_runs
+from evidence.rules.latest_verdicts import LatestVerdicts
 from language.anchors import kinds
 
 

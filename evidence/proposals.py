@@ -26,12 +26,12 @@ import re
 from dataclasses import dataclass, field
 
 from comparison.core import spec_checks
-from comparison.core.evidence_related import FAITHFUL, UNFAITHFUL, meeting, names_subject, subject_of
 from comparison.hostlab import claims
 from comparison.models import ProbeRun
 from comparison.selectors.runs import latest_ended_run_targets
 from evidence.lab_findings import every_claim_check
 from evidence.row_evidence import latest_probe_cells, revisions_of_row
+from evidence.rules.evidence_related import FAITHFUL, UNFAITHFUL, meeting, names_subject, subject_of
 from language.vocabulary import FIXED_LABELS, HOST_NAMES, LabelKind
 from registers.core.format import parse_register
 from registers.core.proposals.edits import (

@@ -1,17 +1,17 @@
 """Evidence beside every claim, for the register pages: the latest probe cells of every target,
-matched to rows by their anchors, then comparison.core.evidence over them."""
+matched to rows by their anchors, then evidence.rules.evidence over them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes.conformance import conformance
 from comparison.selectors.runs import latest_ended_run_stamps
 from evidence import cell_memo
+from evidence.rules import evidence
 from language.anchors.row_anchors import TITLE
 from language.vocabulary import HOSTS
 

@@ -25,6 +25,7 @@ from comparison.api import reads as probe_api
 from comparison.api import schemas as probe_out
 from comparison.api import writes as api_writes
 from comparison.probes.run.upload_check import strict_json
+from evidence import api as evidence_api
 from registers import api as register_api
 from registers import api_schemas as register_out
 from registers.core.rowfilter import SINGLE_PARAMETERS
@@ -159,7 +160,7 @@ def row(request, row_id: str):
 
 @api.get("/disagreements/", response={200: out.Paged, **ERRORS}, url_name="disagreements", tags=["registers"])
 def disagreements(request, page: str = ""):
-    return register_api.disagreements(request)
+    return evidence_api.disagreements(request)
 
 
 @api.get("/targets/", response=probe_out.TargetsOut, url_name="targets", tags=["probes"])

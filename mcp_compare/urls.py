@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/v1/", api_v1.api.urls),
     path("", include("comparison.urls")),
     path("", include("registers.urls")),
+    path("", include("evidence.urls")),
 ]
 
 handler404 = "mcp_compare.handlers.not_found"

@@ -14,10 +14,9 @@ from django.views.decorators.http import require_safe
 
 from common.http import api_json, page_or_404
 from common.pagecache import cached_page
-from comparison.core.latest_verdicts import LatestVerdicts
 from comparison.hosts.agreement import row_host_views
-from evidence import disagreements as disagreement_list
 from evidence import lab_findings, probe_findings, row_evidence
+from evidence.rules.latest_verdicts import LatestVerdicts
 from registers import exporting, filters, selectors
 from registers.core import rowcompare
 from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row
@@ -159,23 +158,6 @@ def proposals(request, slug: str):
     if found is None:
         return api_json({"register": context["register"].slug, "error": context["error"]}, 409)
     return api_json(found.as_dict() | {"patch": found.patch(), "page": f"/registers/{found.register.slug}/proposals/"})
-
-
-@require_safe
-@cached_page(users_share=True)
-def disagreements(request):
-    """`/api/v1/disagreements/?page=N`: 100 a page, with every verdict's row count."""
-    context = disagreement_list.page(request.GET.get("page"))
-    page = context["page"]
-    return api_json(
-        {
-            "row_counts": dict(context["row_counts"]),
-            "count": page.paginator.count,
-            "page": page.number,
-            "pages": page.paginator.num_pages,
-            "disagreements": exporting.disagreement_dicts(page.object_list),
-        }
-    )
 
 
 ENDPOINTS = {

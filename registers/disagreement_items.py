@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from comparison.core import evidence
+from evidence.rules import evidence
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from django.template.loader import get_template
 from django.utils import timezone
 
 from common.downloads import download
-from comparison.core.latest_verdicts import LatestVerdicts
 from evidence.probe_findings import latest_probe_verdicts
+from evidence.rules.latest_verdicts import LatestVerdicts
 from language import linking
 from registers import filters
 from registers.core import report_rows, rowcompare

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 
 from common.beside_runs import kept_beside_runs
 from common.pagecache import data_version, data_versions
-from comparison.core.evidence import row_verdict
 from evidence import lab_states, row_evidence
+from evidence.rules.evidence import row_verdict
 from registers.core.facetcounts import FacetOption, facet_options
 from registers.core.filterbar import HOST_MODE_TEXT, REV_MODE_TEXT, FilterField, filter_fields  # noqa: F401  (re-exported)
 from registers.core.rowfacts import row_facts
@@ -116,7 +116,7 @@ def _read_beside_runs() -> tuple[list, list, dict]:
 
 
 def _evidence_input(values: tuple) -> tuple:
-    """(row id, host claims, revisions) of one snapshot row for comparison.core.evidence."""
+    """(row id, host claims, revisions) of one snapshot row for evidence.rules.evidence."""
     facts = values[11] or {}
     anchors, difference, subject = values[len(FACT_COLUMNS) : len(FACT_COLUMNS) + len(EVIDENCE_COLUMNS)]
     status = values[3]

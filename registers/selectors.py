@@ -12,11 +12,12 @@ from django.db.models import Count, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.html import format_html
 
+from common import charts
 from common.http import page_or_404
-from comparison.core import charts, evidence, evidence_related
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from evidence import lab_findings, lab_states, probe_findings, proposals, row_evidence
+from evidence.rules import evidence, evidence_related
 from language import vocabulary as vocab
 from language.anchors.row_anchors import shown as shown_anchors
 from registers import filters

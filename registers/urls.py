@@ -8,7 +8,6 @@ urlpatterns = [
     path("", views.row_list, name="row_list"),
     path("matrix/", views.matrix, name="matrix"),
     path("export.<str:fmt>", views.export, name="export"),
-    path("disagreements/", views.disagreements, name="disagreements"),
     path("glossary/", views.glossary, name="glossary"),
     path("registers/", views.register_list, name="register_list"),
     path("registers/<slug:slug>/", views.register_detail, name="register_detail"),

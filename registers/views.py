@@ -18,7 +18,6 @@ from common.busy import expensive
 from common.downloads import download
 from common.http import HtmxHttpRequest, base_url, export_policy, partial
 from common.pagecache import cached_page
-from evidence import disagreements as disagreement_list
 from registers import exporting, filters, selectors, services
 from registers.core import glossary as glossary_terms
 from registers.models import Register
@@ -97,22 +96,6 @@ def row_detail(request: HtmxHttpRequest, slug: str, row_id: str) -> HttpResponse
     if row_id != row_id.upper() and (found := selectors.row_in_other_case(slug, row_id)) is not None:
         return redirect(found.get_absolute_url())
     return TemplateResponse(request, "registers/row_detail.html", selectors.row_page(slug, row_id))
-
-
-@require_safe
-@cached_page(users_share=True, version=_listing_version)
-def disagreements(request: HtmxHttpRequest):
-    """Every claim some evidence contradicts; `?format=md|csv|json` downloads the list."""
-    fmt = request.GET.get("format", "")
-    if fmt in exporting.DISAGREEMENT_FORMATS:
-        return _disagreements_export(request, fmt)
-    context = disagreement_list.page(request.GET.get("page"))
-    return TemplateResponse(request, partial(request, "registers/disagreements.html", "results"), context)
-
-
-@expensive
-def _disagreements_export(request: HtmxHttpRequest, fmt: str) -> HttpResponseBase:
-    return exporting.disagreements_response(disagreement_list.items(), fmt)
 
 
 @require_safe

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from comparison.core import charts, failures
+from common import charts
+from comparison.core import failures
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes.assessment import multicompare
 from comparison.probes.assessment.result_shape import repaired

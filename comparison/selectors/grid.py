@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comparison.core import charts
+from common import charts
 from comparison.core.era_grid import AS_THE_RULES_SAY, Grid, compare_grids, grid_of
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.selectors.lab import measured_for_probes

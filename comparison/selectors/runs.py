@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db.models import Max, Subquery
 
-from comparison.core import charts, failures, version_groups
+from common import charts
+from comparison.core import failures, version_groups
 from comparison.models import ProbeResult, ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.probes import families
 from comparison.probes.assessment import compare, interop

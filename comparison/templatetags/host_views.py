@@ -27,7 +27,7 @@ def make_list_words(value: str) -> list[str]:
 
 @register.filter
 def chart_svg(found) -> str:
-    """A chart's SVG: built by comparison.core.charts, which escapes every text it draws."""
+    """A chart's SVG: built by common.charts, which escapes every text it draws."""
     return mark_safe(found.svg)  # noqa: S308  (escaped where it is built)
 
 

@@ -36,7 +36,7 @@ class RowFacts:
     cite: frozenset[str] = frozenset()
     latest_version: int = 0  # the newest increment a reload replaced; 0 when never changed
     search_text: str = ""  # lower-cased text of the whole row, for `q`
-    evidence: str = "untested"  # disagrees / agrees / untested: comparison.core.evidence over the row
+    evidence: str = "untested"  # disagrees / agrees / untested: evidence.rules.evidence over the row
 
 
 def facts_document(

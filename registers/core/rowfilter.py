@@ -22,7 +22,7 @@ PostgreSQL whose statistics lagged a load.
   evidence=disagrees|agrees|observed|related|untested  (rows whose claims some evidence
                                  contradicts, only supports, that something observed without a claim
                                  to check, that checks meet by anchor with no stance, or that nothing
-                                 measured; see comparison.core.evidence)
+                                 measured; see evidence.rules.evidence)
   q=<free text>
 
 Unknown values are dropped (and reported), never turned into an error page.

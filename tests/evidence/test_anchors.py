@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from comparison.core import evidence, evidence_related, spec_checks
+from comparison.core import spec_checks
 from comparison.hosts.findings import findings, findings_for
 from comparison.probes.conformance import conformance
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
+from evidence.rules import evidence, evidence_related
 from language.anchors import kinds
 from language.anchors.row_anchors import CitedLine, cited_anchors, page_section, resolve, row_anchors, text_anchors
 from language.anchors.schema_lines import place_at

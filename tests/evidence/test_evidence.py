@@ -1,4 +1,4 @@
-"""Evidence beside every claim (comparison.core.evidence) on a register written for the test
+"""Evidence beside every claim (evidence.rules.evidence) on a register written for the test
 (tests/data/evidence.md): CT-01's claim is supported, CT-03's is contradicted by the opencode v1
 model and, through the test lane, by the real opencode binary; CT-05's only by the opencode v2
 model; CT-77 is measured by nothing. Then the row list's evidence filter, the Disagreements page
@@ -15,10 +15,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.core import evidence
 from comparison.hosts.agreement import row_host_views
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
+from evidence.rules import evidence
 from registers.loader import load_registers
 from tests.conftest import TEST_DATA
 

@@ -1,12 +1,12 @@
 """The interop score (comparison.probes.assessment.interop), the comparison of runs (multicompare) and the
-server-drawn charts (comparison.core.charts), over plain data."""
+server-drawn charts (common.charts), over plain data."""
 
 from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
 
-from comparison.core import charts
+from common import charts
 from comparison.probes.assessment.interop import cell_interop, received, run_score
 from comparison.probes.assessment.multicompare import compare_runs
 from language.vocabulary import HOSTS

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.core import charts
+from common import charts
 from comparison.selectors import runs as selectors
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run

@@ -10,7 +10,12 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
 APPS = ("mcp_compare", "common", "evidence", "registers", "comparison", "language")
-VIEW_MODULES = ("registers/views.py", "comparison/views/playground.py", "comparison/views/probes.py")
+VIEW_MODULES = (
+    "registers/views.py",
+    "evidence/views.py",
+    "comparison/views/playground.py",
+    "comparison/views/probes.py",
+)
 SKIPPED_PARTS = {"migrations", "node_modules", "mutants", "__pycache__"}
 #: Scripts other programs start by path, with no project on their import path: a default revision
 #: they answer with is theirs to write.

@@ -8,8 +8,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from comparison.core import evidence, evidence_related
 from evidence import row_evidence
+from evidence.rules import evidence, evidence_related
 from registers.models import Row
 
 COLUMNS = ("row_id", "register__slug", "facts", "introduced_in", "removed_in", "anchors", "difference", "title")

@@ -29,8 +29,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from comparison.core import evidence_related, failure_checks, spec_checks
-from comparison.core.evidence_types import (
+from comparison.core import failure_checks, spec_checks
+from comparison.hosts import REAL_HOST_CHECKS, downgrade_checks
+from comparison.hosts.agreement import RowHostView, judge
+from comparison.hosts.examples import COMPOSED, example_for, vectors
+from comparison.hosts.present import PresentedView
+from evidence.rules import evidence_related
+from evidence.rules.evidence_types import (
     AGREES,
     AUDIT,
     DISAGREES,
@@ -53,10 +58,6 @@ from comparison.core.evidence_types import (
     RowRevisions,
     Source,
 )
-from comparison.hosts import REAL_HOST_CHECKS, downgrade_checks
-from comparison.hosts.agreement import RowHostView, judge
-from comparison.hosts.examples import COMPOSED, example_for, vectors
-from comparison.hosts.present import PresentedView
 
 __all__ = [
     "AGREES", "AUDIT", "DISAGREES", "FINDING", "MODEL", "NO_CLAIM", "OBSERVED", "PROBE", "REAL_HOST",

@@ -1,4 +1,4 @@
-"""The words and shapes of the evidence (comparison.core.evidence): verdicts, sources, the evidence for
+"""The words and shapes of the evidence (evidence.rules.evidence): verdicts, sources, the evidence for
 one host or entry, a stored probe cell as the evidence reads it, and what a row says of the
 revisions and of what it is about. Pure, no Django."""
 

@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from comparison.core.evidence_types import (
+from comparison.core.spec_checks import claimed_revisions, naming_title
+from evidence.rules.evidence_types import (
     AGREES,
     DISAGREES,
     PROBE,
@@ -26,7 +27,6 @@ from comparison.core.evidence_types import (
     RowRevisions,
     Source,
 )
-from comparison.core.spec_checks import claimed_revisions, naming_title
 from language.anchors import kinds
 from language.vocabulary import ProbeVerdict, StatusVerdict
 
