@@ -94,6 +94,12 @@ def loaded(db):
 
 
 @pytest.fixture(autouse=True)
+def quick_password_hashes(settings):
+    """Users and log-ins cost no key stretching in the test process (tests/support/hashers.py)."""
+    settings.PASSWORD_HASHERS = ["tests.support.hashers.OneIterationPBKDF2PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def plain_static_names(settings):
     """Pages name static files by their plain names, as the live server serves them (from the
     apps' folders), even in a clone where scripts/start.sh collected hashed copies: a clone that
