@@ -94,7 +94,7 @@ def queue_wait(folder: Path) -> None:
 
 
 def database_down() -> None:
-    from tests.project.test_database_down import PAGES, fetch, private_postgres
+    from tests.e2e.test_database_down import PAGES, fetch, private_postgres
 
     if not list(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")):
         print("503 latency: no PostgreSQL server binaries here, skipped")

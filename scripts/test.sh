@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, import contracts, migrations in sync, then every test (parser,
-# loader, pages, the browser tests in headless Chromium, the host models against the real hosts,
-# the third-party peers), on MCP_COMPARE_TEST_PROCESSES processes (2). Extra arguments go to pytest.
+# The whole test suite: lint, import contracts, migrations in sync, the manual, then every test
+# (tests/registers, probes, hosts, evidence and project, and tests/e2e: headless Chromium, the host
+# models against the real hosts, the third-party peers, real worker, relay and server processes), on
+# MCP_COMPARE_TEST_PROCESSES processes (2). Extra arguments go to pytest.
 #
 #   scripts/test.sh --fast   everyday lane: no Chromium, npm packages or peers installed; every test
-#                            but the browser, real-host and peer ones, on two processes (pytest-xdist),
-#                            with a quarter of CI's property-test examples
+#                            but tests/e2e (and the few browser, real-host and peer tests kept beside
+#                            their subject), on two processes (pytest-xdist), with a quarter of CI's
+#                            property-test examples (HYPOTHESIS_PROFILE=ci keeps them all)
 #
 # Uses SQLite unless DATABASE_URL names another database, e.g. postgres://user@127.0.0.1:5432/db.
 set -euo pipefail
@@ -37,7 +39,7 @@ if [ -n "$fast" ]; then
   started=$(date +%s)
   status=0
   HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-fast}" .venv/bin/python -m pytest \
-    -m "not browser and not realhost and not peers" -n "$processes" --dist worksteal --basetemp "$basetemp" "$@" \
+    -m "not e2e and not browser and not realhost and not peers" -n "$processes" --dist worksteal --basetemp "$basetemp" "$@" \
     || status=$?
   # Printed whether the lane passed or not: how long it took is worth knowing either way.
   echo "fast lane: $(( $(date +%s) - started )) s of tests (exit $status)"

@@ -31,10 +31,17 @@ def pytest_configure(config):
 #: so that a run on several processes does not end with one of them waiting on these alone. They
 #: use databases of their own, never the test database, so running them first changes nothing else.
 PROCESS_TESTS_FIRST = (
-    "tests/probes/test_worker.py",
-    "tests/registers/test_busy_database.py",
+    "tests/e2e/test_worker.py",
+    "tests/e2e/test_busy_database.py",
     "tests/e2e/test_start_script.py",
 )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_itemcollected(item):
+    """Everything in tests/e2e is an e2e test (`-m "not e2e"`, the everyday lane, leaves them)."""
+    if item.nodeid.startswith("tests/e2e/"):
+        item.add_marker(pytest.mark.e2e)
 
 
 @pytest.hookimpl(trylast=True)

@@ -17,7 +17,7 @@ from comparison.probes.assessment.interop import run_score
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import SCORED_HOSTS, SUBJECT_HOST
-from tests.probes.test_change_kinds import FIXTURE_STDIO, HERE
+from tests.e2e.test_change_kinds import FIXTURE_STDIO, HERE
 
 PROJECT = Path(__file__).resolve().parents[2]
 SNAPSHOT = PROJECT / "comparison" / "data" / "host_lab_observations.json"

@@ -1,6 +1,6 @@
 """Property tests: generated malformed answers through the wire client (HTTP and stdio), the runner,
 host models, DPCTER scorer, storage, result pages and exports. Nothing raises; every answer ends
-as a verdict. (tests/probes/test_hostile.py holds the named shapes.)"""
+as a verdict. (tests/e2e/test_hostile.py holds the named shapes.)"""
 
 from __future__ import annotations
 

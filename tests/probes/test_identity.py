@@ -12,7 +12,7 @@ from comparison.hosts import change_kinds
 from comparison.probes.assessment import item_names, listing
 from comparison.probes.assessment.diffing import diff
 from language.vocabulary import ProbeVerdict as V
-from tests.probes.test_change_kinds import cells, kinds, through_http_relay
+from tests.e2e.test_change_kinds import cells, kinds, through_http_relay
 
 KEYS = [
     "tools-list", "prompts-list", "text", "image", "structured", "prompt-multi", "pages-tools", "ask-sampling",

@@ -1,5 +1,5 @@
 """Probe pages: permission and CSRF on runs, one run per target, progress, cancel, results and
-the row pages (the real worker process is tested in tests/probes/test_worker.py)."""
+the row pages (the real worker process is tested in tests/e2e/test_worker.py)."""
 
 from __future__ import annotations
 

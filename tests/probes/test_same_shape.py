@@ -18,8 +18,8 @@ from comparison.probes.run.runner import (
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import ProbeVerdict as V
-from tests.probes.test_change_kinds import HERE, through_stdio_relay
-from tests.probes.test_families import FIXTURE_STDIO
+from tests.e2e.test_change_kinds import HERE, through_stdio_relay
+from tests.e2e.test_families import FIXTURE_STDIO
 
 REVISION = "2025-06-18"
 KEYS = ["progress", "logging", "ask-sampling", "text"]

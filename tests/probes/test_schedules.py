@@ -13,7 +13,7 @@ from django.utils import timezone
 from comparison.models import ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import arm, fire
-from tests.probes.test_worker import wait_for
+from tests.e2e.test_worker import wait_for
 from tests.support import lane_db
 from tests.support.processes import manage, running
 

@@ -12,6 +12,9 @@ import pytest
 from tests.support.processes import free_port, manage, running, server
 from tests.support.register_text import register_text
 
+#: Each database locks in its own way: these run in the SQLite lane too (.ci/run).
+pytestmark = pytest.mark.every_database
+
 PAGES = ["/", "/?revision=2025-06-18&host=opencode-v1&host_mode=lacks", "/matrix/", "/registers/"]
 #: Four forced loads: long enough that requests overlap them on a slow or busy machine (two were
 #: over before the first cold page answered, now and then, in a lane running two workers).

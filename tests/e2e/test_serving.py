@@ -3,7 +3,7 @@ socket is per user by default (~/.gunicorn/gunicorn.ctl), so two dashboards foug
 
 from __future__ import annotations
 
-from tests.project.test_database_down import fetch
+from tests.e2e.test_database_down import fetch
 from tests.support.processes import free_port, server
 
 

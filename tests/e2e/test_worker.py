@@ -17,6 +17,9 @@ from language.vocabulary import REVISIONS
 from tests.support import lane_db
 from tests.support.processes import end_group, manage, running
 
+#: Each database locks in its own way: these run in the SQLite lane too (.ci/run).
+pytestmark = pytest.mark.every_database
+
 LEASE = 3.0
 STATUS = "SELECT status, done, total FROM comparison_proberun WHERE id = %s"
 
