@@ -29,9 +29,9 @@ from comparison.models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbea
 from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.assessment.tries import MAX_TRIES
 from comparison.probes.conformance import conformance_run
-from comparison.probes.processes.control import CANCELLED, RunControl
-from comparison.probes.run.grid_run import run_grid
-from comparison.probes.run.runner import ProbeOutcome, applicable, run_probe
+from comparison.probes.processes.control import CANCELLED
+from comparison.probes.run.play import RunPlan, play
+from comparison.probes.run.runner import ProbeOutcome, applicable
 from comparison.probes.run.scenarios import suite
 from comparison.probes.targets.identity import identity_from_exchanges
 from comparison.selectors.lab import measured_for_probes
@@ -307,23 +307,25 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
                     what=f"run {run.pk}: what the target says it is",
                 )
 
-        # A grid is one run per upstream revision: each gets the deadline of a run.
-        control = RunControl(settings.RUN_DEADLINE_SECONDS * max(1, len(run.upstream_revisions)))
-        grid = {"upstream_revisions": run.upstream_revisions} if run.upstream_revisions else {}
+        plan = RunPlan(
+            target=run.target.spec(),
+            scenarios=scenarios,
+            revisions=run.revisions,
+            upstream=run.target.upstream_spec(),
+            tries=run.tries,
+            deadline_seconds=settings.RUN_DEADLINE_SECONDS,
+            upstream_revisions=run.upstream_revisions or [],
+            lab=measured_for_probes(),
+        )
+        control = plan.control()
         try:
-            (run_grid if grid else run_probe)(
-                run.target.spec(),
-                **grid,
-                scenarios=scenarios,
-                revisions_=run.revisions,
-                upstream=run.target.upstream_spec(),
+            play(
+                plan,
+                control,
                 on_outcome=save,
                 should_stop=lambda: not still_ours(),
                 parallel=settings.STDIO_PARALLEL if run.target.transport == "stdio" else 1,
-                control=control,
                 while_served=(lambda: still_ours() and _conformance_lane(run, redactor)) if run.conformance else None,
-                tries=run.tries,
-                lab=measured_for_probes(),
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
             logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))

@@ -203,12 +203,12 @@ def test_an_expired_lease_interrupts_the_run_and_frees_the_target(target, prober
 
 
 def test_a_runner_crash_is_recorded_as_failed_never_done(target, prober, monkeypatch, caplog):
-    from comparison.services import probing
+    from comparison.probes.run import play
 
     def crash(*args, **kwargs):
         raise RuntimeError("the runner broke")
 
-    monkeypatch.setattr(probing, "run_probe", crash)
+    monkeypatch.setattr(play, "run_probe", crash)
     run = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"], user=prober)
     run.refresh_from_db()
     assert run.status == "failed"

@@ -145,6 +145,7 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
     """Issue 21 row 6: claiming a run did not change the data version, so /api/v1/runs/<id>/ kept
     answering its cached "queued" (and 304 to its ETag) until the first result was saved."""
     from comparison.models import ProbeRun
+    from comparison.probes.run import play
     from comparison.services import probing
 
     target = probing.ensure_builtin_target()
@@ -153,7 +154,7 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
     queued = client.get(url)
     assert queued.json()["status"] == "queued"
     seen = {}
-    real_run_probe = probing.run_probe
+    real_run_probe = play.run_probe
 
     def observed(*args, **kwargs):
         # Claimed, nothing probed yet: what a visitor polling the run is told now.
@@ -161,7 +162,7 @@ def test_a_claimed_run_is_running_on_the_api_before_its_first_result(db, client,
         seen["status_code"], seen["status"] = again.status_code, again.json()["status"]
         return real_run_probe(*args, **kwargs)
 
-    monkeypatch.setattr(probing, "run_probe", observed)
+    monkeypatch.setattr(play, "run_probe", observed)
     execute_run_task.call(run.pk)  # as a worker runs it
     assert seen == {"status_code": 200, "status": "running"}
     assert client.get(url).json()["status"] == "done"

@@ -20,9 +20,8 @@ from comparison.probes.assessment.compare import describe
 from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.assessment.tries import MAX_TRIES
 from comparison.probes.conformance import conformance, conformance_run
-from comparison.probes.processes.control import RunControl
-from comparison.probes.run.grid_run import run_grid
-from comparison.probes.run.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture, run_probe
+from comparison.probes.run.play import RunPlan, play
+from comparison.probes.run.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture
 from comparison.probes.run.scenarios import SUITES, suite
 from comparison.probes.targets.pinning import pinnable
 from comparison.probes.targets.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
@@ -159,20 +158,17 @@ class Command(BaseCommand):
         if pins and (why := pinnable(spec)):
             raise CommandError(redactor.text(why))
         try:
-            deadline = settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"]
-            # A grid is one run per upstream revision: each gets the deadline of a run.
-            deadline *= max(1, len(pins))
-            outcomes = (run_grid if pins else run_probe)(
-                spec,
-                **({"upstream_revisions": pins} if pins else {}),
+            plan = RunPlan(
+                target=spec,
                 scenarios=scenarios,
-                revisions_=options["revisions"],
+                revisions=options["revisions"],
                 upstream=upstream,
-                control=RunControl(deadline),
-                while_served=conformance_pass if options["conformance"] else None,
                 tries=options["tries"] or settings.PROBE_TRIES,
+                deadline_seconds=settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"],
+                upstream_revisions=pins,
                 lab=_measured_hosts(),
             )
+            outcomes = play(plan, plan.control(), while_served=conformance_pass if options["conformance"] else None)
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"
             raise CommandError(redactor.text(message)) from None
