@@ -34,7 +34,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     from comparison.models import ProbeRun, ProbeTarget
-    from comparison.selectors.runs import latest_ended_run_stamps
+    from comparison.selectors.runs import latest_ended_runs
 
     target, _ = ProbeTarget.objects.get_or_create(
         name="bench-many-uploads", defaults={"transport": "http", "url": "http://127.0.0.1:9/mcp"}
@@ -45,10 +45,10 @@ def main() -> None:
             [ProbeRun(target=target, status=ProbeRun.DONE, revisions=["2025-06-18"]) for _ in range(wanted - have)],
             batch_size=2000,
         )
-        latest_ended_run_stamps(measured=True)
+        latest_ended_runs(measured=True)
         started = time.perf_counter()
         for _ in range(args.rounds):
-            latest_ended_run_stamps(measured=True)
+            latest_ended_runs(measured=True)
         took = (time.perf_counter() - started) / args.rounds * 1000
         print(f"{max(wanted, have):>7} runs stored: the newest ended run of every target in {took:6.1f} ms")
 

@@ -65,7 +65,7 @@ def latest_probe_verdicts() -> LatestVerdicts:
     for run_id, anchors, verdict in (
         ProbeResult.objects.filter(run_id__in=list(latest)).diagonal().values_list("run_id", "anchors", "verdict")
     ):
-        name, status = latest[run_id]
+        name, status = latest[run_id].target, latest[run_id].status
         label = verdict if status == ProbeRun.DONE else f"{verdict} (run {status})"
         cells.append((set(anchors or ()), label))
         targets.append(name)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from comparison.core import spec_checks
 from comparison.hostlab import claims
 from comparison.models import ProbeRun
-from comparison.selectors.runs import latest_ended_run_targets
+from comparison.selectors.runs import latest_ended_runs
 from evidence.lab_findings import every_claim_check
 from evidence.row_evidence import latest_probe_cells, revisions_of_row
 from evidence.rules.evidence_related import FAITHFUL, UNFAITHFUL, meeting, names_subject, subject_of
@@ -180,15 +180,15 @@ def _subject_header(found: Proposals, register: Register) -> None:
     says (its serverInfo version) it is another commit."""
     if not register.subject or not register.subject_commit:
         return
-    latest = latest_ended_run_targets(measured=True)
+    latest = latest_ended_runs(measured=True)
     runs = ProbeRun.objects.filter(pk__in=list(latest), status=ProbeRun.DONE).exclude(server_identity="")
     for run_id, identity in runs.order_by("-pk").values_list("pk", "server_identity"):
-        if not names_subject(latest[run_id][0], register.subject):
+        if not names_subject(latest[run_id].target, register.subject):
             continue
         version = identity.rsplit(" ", 1)[-1]
         if COMMIT.match(version) and not version.startswith(register.subject_commit[:7]):
             old, new = f"{register.subject} @ {register.subject_commit}", f"{register.subject} @ {version[:12]}"
-            says = f"{latest[run_id][0]} said it is {identity} (serverInfo) in run #{run_id}"
+            says = f"{latest[run_id].target} said it is {identity} (serverInfo) in run #{run_id}"
             evidence = (Evidence(f"probe run #{run_id}", says, f"/probes/runs/{run_id}/"),)
             found.edits.insert(0, Edit("", STATUS, SUBJECT_HEADER, old, new, evidence))
         return

@@ -9,7 +9,7 @@ from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
 from comparison.models import ProbeResult, ProbeRun
 from comparison.probes.conformance import conformance
-from comparison.selectors.runs import latest_ended_run_stamps
+from comparison.selectors.runs import latest_ended_runs
 from evidence import cell_memo
 from evidence.rules import evidence
 from language.anchors.row_anchors import TITLE
@@ -25,7 +25,7 @@ def latest_probe_cells(anchors: Iterable[str] | None = None) -> list[evidence.Pr
     (an uploaded run once accepted); only those that meet `anchors` when given (none for a row with
     no anchors). One query for the latest runs; their cells come from the runs read before in this
     process (cell_memo), and from the database (two queries) only for the runs new since."""
-    latest = cell_memo.latest(latest_ended_run_stamps(measured=True), cells_of_runs)
+    latest = cell_memo.latest(latest_ended_runs(measured=True), cells_of_runs)
     if anchors is None:
         return latest.cells
     _, positions = latest.meeting(anchors)
@@ -39,7 +39,7 @@ def cells_of_runs(runs: dict[int, tuple[str, str, bool]]) -> list:
     for pk, run_id, scenario, revision, declared, views, interop_, verdict, family, seen in results.order_by(
         "id"
     ).values_list(*COLUMNS):
-        target, status, builtin = runs[run_id]
+        target, status, builtin = runs[run_id][:3]
         cells.append(
             evidence.ProbeCell(
                 pk,
@@ -68,7 +68,7 @@ def _suite_cells(runs: dict[int, tuple[str, str, bool]]) -> list[evidence.ProbeC
     for run_id, stored in (
         ProbeRun.objects.filter(pk__in=list(runs)).order_by("pk").values_list("pk", "conformance_results")
     ):
-        target, status, _ = runs[run_id]
+        target, status, _ = runs[run_id][:3]
         rows, _ = conformance.stored(stored)
         for row in rows:
             declared = row.get("anchors")
@@ -166,9 +166,7 @@ def evidence_of_rows(
         )
 
     if cells is None:
-        return cell_memo.row_evidence(
-            rows, cell_memo.latest(latest_ended_run_stamps(measured=True), cells_of_runs), compute
-        )
+        return cell_memo.row_evidence(rows, cell_memo.latest(latest_ended_runs(measured=True), cells_of_runs), compute)
     indexed = cell_memo.LatestCells(cells, {})
     found = {}
     for row_id, claims, revisions in rows:

@@ -196,6 +196,22 @@ def _values(headers) -> list[str]:
     return [value for _, value in _items(headers)]
 
 
+class RunQuerySet(models.QuerySet):
+    def ended(self) -> RunQuerySet:
+        """Runs no worker will write again: done, failed, cancelled or interrupted."""
+        return self.exclude(status__in=[str(status) for status in ACTIVE_RUN_STATUSES])
+
+    def measured(self) -> RunQuerySet:
+        """The dashboard's own measurements: made here, or uploaded and accepted."""
+        return self.filter(ProbeRun.measured())
+
+    def newest_of_each_target(self) -> RunQuerySet:
+        """The newest of these runs per target, worked out by the database (one grouped subquery):
+        every ended run read into Python was 47 ms a request at 10,000 runs and 375 ms at 50,000."""
+        newest = self.order_by().values("target_id").annotate(newest=models.Max("pk")).values("newest")
+        return self.model.objects.filter(pk__in=models.Subquery(newest))
+
+
 class ProbeRun(models.Model):
     QUEUED, RUNNING, DONE, FAILED, CANCELLED = (
         RunStatus.QUEUED,
@@ -272,6 +288,8 @@ class ProbeRun(models.Model):
     )
     #: Cells that changed since the target's previous finished run: [{scenario, revision, status, before, after}].
     changes = models.JSONField(default=list, blank=True, editable=False)
+
+    objects = RunQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created"]

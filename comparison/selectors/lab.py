@@ -42,7 +42,7 @@ def current_observations(host: str | None = None, scenario: str | None = None) -
 #: The one command that installs the hosts the lab runs, at their pinned versions.
 INSTALL_COMMAND = "scripts/install_hosts.sh"
 #: The lab's observations shipped with the project (what the start command loads).
-SHIPPED_SNAPSHOT = Path(__file__).resolve().parent / "data" / "host_lab_observations.json"
+SHIPPED_SNAPSHOT = Path(__file__).resolve().parents[1] / "data" / "host_lab_observations.json"
 
 
 @kept_beside_runs

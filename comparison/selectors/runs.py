@@ -5,9 +5,9 @@ is read by the evidence layer (evidence/), which reads these."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.conf import settings
-from django.db.models import Max, Subquery
 
 from common import charts
 from comparison.core import failures, version_groups
@@ -114,39 +114,28 @@ def _conformance_line(run: ProbeRun) -> str:
     return conformance.summary(rows, status).sentence() if rows or status else ""
 
 
-def latest_ended_run_targets(*, measured: bool = False) -> dict[int, tuple[str, str, bool]]:
-    """{run id: (target name, status, is the built-in fixture)} of the newest ended run of every
-    target (one query); with `measured`, of the runs that are the dashboard's own measurements
-    (an uploaded run only once accepted)."""
-    return {pk: (name, status, builtin) for pk, (name, status, builtin, _) in latest_ended_run_stamps(measured).items()}
+class LatestRun(NamedTuple):
+    """The newest ended run of a target, as the pages and the evidence name it."""
+
+    target: str
+    status: str
+    builtin: bool
+    #: Its creation time: an ended run's results never change, and the id with its time names them
+    #: for good (an id can come back after a rolled-back run).
+    created: str
 
 
-def latest_ended_run_stamps(measured: bool = False) -> dict[int, tuple[str, str, bool, str]]:
-    """latest_ended_run_targets with each run's creation time: an ended run's results never change,
-    and the id with its time names them for good (an id can come back after a rolled-back run)."""
-    ended = ProbeRun.objects.exclude(status__in=[str(status) for status in ProbeRun.ACTIVE])
+def latest_ended_runs(*, measured: bool = False) -> dict[int, LatestRun]:
+    """{run id: LatestRun} of the newest ended run of every target (one query); with `measured`, of
+    the runs that are the dashboard's own measurements (an uploaded run only once accepted)."""
+    ended = ProbeRun.objects.ended()
     if measured:
-        ended = ended.filter(ProbeRun.measured())
-    # The newest per target worked out by the database: every ended run read into Python was 47 ms
-    # a request at 10,000 runs and 375 ms at 50,000 (two days of a CI upload every 3 s).
-    newest = ended.order_by().values("target_id").annotate(newest=Max("pk")).values("newest")
+        ended = ended.measured()
     columns = ("pk", "target__name", "status", "target__builtin", "created")
     return {
-        pk: (name, status, builtin, created.isoformat() if created else "")
-        for pk, name, status, builtin, created in ProbeRun.objects.filter(pk__in=Subquery(newest))
-        .order_by("pk")
-        .values_list(*columns)
+        pk: LatestRun(name, status, builtin, created.isoformat() if created else "")
+        for pk, name, status, builtin, created in ended.newest_of_each_target().order_by("pk").values_list(*columns)
     }
-
-
-def latest_ended_runs(*, measured: bool = False) -> dict[int, tuple[str, str]]:
-    """{run id: (target name, status)} of the newest ended run of every target (one query)."""
-    return {pk: (name, status) for pk, (name, status, _) in latest_ended_run_targets(measured=measured).items()}
-
-
-def latest_runs_of_every_target() -> list[int]:
-    """The newest ended run of each target, for "compare every target"."""
-    return sorted(latest_ended_runs())
 
 
 def run_grid(run: ProbeRun) -> dict:

@@ -13,7 +13,7 @@ from pathlib import Path
 from comparison.models import ProbeTarget
 from comparison.probes.processes.launch import free_port
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 PEERS = PROJECT / "comparison" / "probes" / "peers"
 PEERS_VENV = PROJECT / ".venv-peers"
 NODE_FOLDER = PEERS / "node"

@@ -34,7 +34,7 @@ AUDIT_EXPORTS = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 @require_safe
 @cached_page(users_share=True)
 def target_list(request: HtmxHttpRequest) -> TemplateResponse:
-    context = {"targets": ProbeTarget.objects.all(), "latest_runs": selectors.latest_runs_of_every_target()}
+    context = {"targets": ProbeTarget.objects.all(), "latest_runs": sorted(selectors.latest_ended_runs())}
     return TemplateResponse(request, "comparison/target_list.html", context)
 
 

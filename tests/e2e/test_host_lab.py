@@ -22,7 +22,7 @@ from comparison.hostlab.predictions import MODELS, partings
 from tests.support.lab_runs import RUNNABLE, catalogue_observations
 
 pytestmark = [pytest.mark.realhost, pytest.mark.timeout(900)]
-PINNED = Path(__file__).resolve().parents[2] / "data" / "host_lab_pinned.json"
+PINNED = Path(__file__).resolve().parents[1] / "data" / "host_lab_pinned.json"
 LOOPBACK = ("inet:127.0.0.1", "inet:::1", "inet:::ffff:127.0.0.1")
 
 
@@ -144,7 +144,7 @@ def test_the_user_server_command_runs_a_server_through_a_host(tmp_path):
     assert [part["text"] for part in item["reached"]["parts"] if part["kind"] == "text"][-1] == "from a user server"
 
 
-CONFORMANCE_PINNED = Path(__file__).resolve().parents[2] / "data" / "host_lab_conformance_pinned.json"
+CONFORMANCE_PINNED = Path(__file__).resolve().parents[1] / "data" / "host_lab_conformance_pinned.json"
 SUITE_SCENARIOS = ("initialize", "tools_call", "request-metadata")
 
 

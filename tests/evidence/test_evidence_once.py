@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from comparison.selectors.runs import latest_ended_run_targets
+from comparison.selectors.runs import latest_ended_runs
 from evidence import row_evidence
 from registers import filters
 from registers.models import Row
@@ -23,7 +23,7 @@ def rows() -> list:
 
 
 def read_of_everything(inputs: list) -> dict:
-    return row_evidence.evidence_of_rows(inputs, row_evidence.cells_of_runs(latest_ended_run_targets(measured=True)))
+    return row_evidence.evidence_of_rows(inputs, row_evidence.cells_of_runs(latest_ended_runs(measured=True)))
 
 
 def result_reads(queries) -> list[str]:

@@ -19,7 +19,7 @@ from comparison.models.lab import TARGET_SERVER, HostObservation
 from comparison.services import lab as lab_services
 from comparison.services.probing import ensure_builtin_target
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "lab_observations.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "lab_observations.json"
 
 
 def store(items: list[dict]) -> list[dict]:

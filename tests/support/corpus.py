@@ -23,7 +23,7 @@ from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from tests.support.processes import NODE_PEERS, PROJECT, free_port, node_env, server
 
-JUDGEMENTS = Path(__file__).resolve().parents[2] / "data" / "corpus_judgements.json"
+JUDGEMENTS = Path(__file__).resolve().parents[1] / "data" / "corpus_judgements.json"
 FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 VENVS = PROJECT / ".venv-corpus"
 FASTMCP_PROXY = Path(__file__).resolve().parent / "corpus_fastmcp_proxy.py"
