@@ -12,9 +12,6 @@ file, a dropped connection) instead of ending the worker.
 from __future__ import annotations
 
 import logging
-import os
-import socket
-import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -25,7 +22,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, close_ol
 from django.utils import timezone
 
 from common.pagecache import bump_runs_version
-from comparison.models import ProbeResult, ProbeRun, ProbeTarget, WorkerHeartbeat
+from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probes.assessment.revisions import REVISIONS
 from comparison.probes.assessment.tries import MAX_TRIES
 from comparison.probes.conformance import conformance_run
@@ -35,6 +32,7 @@ from comparison.probes.run.runner import ProbeOutcome, applicable
 from comparison.probes.run.scenarios import suite
 from comparison.probes.targets.identity import identity_from_exchanges
 from comparison.selectors.lab import measured_for_probes
+from comparison.services.leases import Heartbeat, heartbeat_seconds, lease_seconds, worker_name
 from comparison.services.real_hosts_lane import real_hosts_lane
 from comparison.services.retention import prune_scheduled_runs
 from comparison.services.run_changes import record_changes
@@ -47,19 +45,6 @@ class RunRefused(Exception):
 
 
 BUILTIN_NAME = "built-in fixture (stdio)"
-
-
-def lease_seconds() -> float:
-    return float(settings.RUN_LEASE_SECONDS)
-
-
-def heartbeat_seconds() -> float:
-    # Several beats fit in one lease, so one slow write does not cost the run.
-    return max(lease_seconds() / 5, 0.5)
-
-
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"[:100]
 
 
 def retry_transient[T](write: Callable[[], T], *, what: str, attempts: int = 8) -> T:
@@ -212,76 +197,14 @@ def _fail_task_results(run_ids: list[int], now) -> None:
     )
 
 
-def worker_alive(name: str, *, started_at=None) -> None:
-    """Record that a worker process is alive (it calls this at start and every lease period)."""
-    now = timezone.now()
-    updated = WorkerHeartbeat.objects.filter(name=name).update(seen_at=now)
-    if not updated:
-        WorkerHeartbeat.objects.update_or_create(name=name, defaults={"started_at": started_at or now, "seen_at": now})
-    # Workers gone for a day are forgotten.
-    WorkerHeartbeat.objects.filter(seen_at__lt=now - timedelta(days=1)).delete()
-
-
-class Heartbeat:
-    """Renews a running run's lease from a thread of its own while the run executes; notices when
-    the run stopped being this worker's (cancelled, or interrupted by recovery)."""
-
-    def __init__(self, run_id: int, every: float):
-        self.run_id, self.every = run_id, every
-        self.lost = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, name=f"heartbeat-run-{run_id}", daemon=True)
-
-    def __enter__(self) -> Heartbeat:
-        # Inside a transaction (a run executed in the request by the immediate backend, as the tests
-        # do) no other process can see the run, so there is no lease to keep, and a thread's own
-        # connection could not see the row either.
-        if not connection.in_atomic_block:
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=self.every + 10)
-
-    def _beat(self) -> None:
-        try:
-            while not self._stop.wait(self.every):
-                try:
-                    renewed = ProbeRun.objects.filter(pk=self.run_id, status=ProbeRun.RUNNING).update(
-                        heartbeat_at=timezone.now()
-                    )
-                except (OperationalError, InterfaceError) as error:
-                    logger.warning("run %s: heartbeat not written (%s); trying again", self.run_id, error)
-                    continue
-                finally:
-                    # Back to the pool between beats: an idle thread holding a connection starves
-                    # the run's own writes of one.
-                    connection.close()
-                if not renewed:
-                    self.lost.set()
-                    return
-        finally:
-            connection.close()
-
-
 def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) -> None:
     """Run a queued run's cells; `queue_real_hosts` queues its "also run the real hosts" pass."""
-    now = timezone.now()
-    claimed = retry_transient(
-        lambda: ProbeRun.objects.filter(pk=run_id, status=ProbeRun.QUEUED).update(
-            status=ProbeRun.RUNNING, started_at=now, heartbeat_at=now, worker=worker_name()
-        ),
-        what=f"run {run_id}: claim",
-    )
-    if not claimed:
+    if not _claim(run_id):
         return
     # Pages and the API say "running" from now on, not when the first result lands.
     retry_transient(bump_runs_version, what=f"run {run_id}: new data version")
     run = ProbeRun.objects.select_related("target").get(pk=run_id)
     redactor = run.target.redactor()
-    scenarios = [s for s in suite(run.target.suite) if s.key in run.scenarios]
 
     with Heartbeat(run.pk, heartbeat_seconds()) as heartbeat:
 
@@ -307,16 +230,7 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
                     what=f"run {run.pk}: what the target says it is",
                 )
 
-        plan = RunPlan(
-            target=run.target.spec(),
-            scenarios=scenarios,
-            revisions=run.revisions,
-            upstream=run.target.upstream_spec(),
-            tries=run.tries,
-            deadline_seconds=settings.RUN_DEADLINE_SECONDS,
-            upstream_revisions=run.upstream_revisions or [],
-            lab=measured_for_probes(),
-        )
+        plan = _plan(run)
         control = plan.control()
         try:
             play(
@@ -328,15 +242,7 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
                 while_served=(lambda: still_ours() and _conformance_lane(run, redactor)) if run.conformance else None,
             )
         except Exception as error:  # a crash in the runner is recorded on the run, never lost
-            logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
-            message = redactor.text(f"{type(error).__name__}: {error}")[:2000]
-            retry_transient(
-                lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
-                    status=ProbeRun.FAILED, error=message, finished_at=timezone.now()
-                ),
-                what=f"run {run.pk}: record the failure",
-            )
-            retry_transient(bump_runs_version, what=f"run {run.pk}: new data version")
+            _record_crash(run, redactor, error)
             return
         if control.reason and control.reason != CANCELLED:
             note = f"{control.reason.removeprefix('not probed: ')}: the cells not probed by then failed"
@@ -349,6 +255,45 @@ def execute_run(run_id: int, *, queue_real_hosts: Callable[[ProbeRun], None]) ->
             retry_transient(
                 lambda: prune_scheduled_runs(target_id=run.target_id), what=f"run {run.pk}: prune scheduled runs"
             )
+    retry_transient(bump_runs_version, what=f"run {run.pk}: new data version")
+
+
+def _claim(run_id: int) -> bool:
+    """The queued run is this worker's now (another worker claiming it first leaves it alone)."""
+    now = timezone.now()
+    return bool(
+        retry_transient(
+            lambda: ProbeRun.objects.filter(pk=run_id, status=ProbeRun.QUEUED).update(
+                status=ProbeRun.RUNNING, started_at=now, heartbeat_at=now, worker=worker_name()
+            ),
+            what=f"run {run_id}: claim",
+        )
+    )
+
+
+def _plan(run: ProbeRun) -> RunPlan:
+    """What the stored run plays: its target's cells at its revisions (a grid given upstream revisions)."""
+    return RunPlan(
+        target=run.target.spec(),
+        scenarios=[s for s in suite(run.target.suite) if s.key in run.scenarios],
+        revisions=run.revisions,
+        upstream=run.target.upstream_spec(),
+        tries=run.tries,
+        deadline_seconds=settings.RUN_DEADLINE_SECONDS,
+        upstream_revisions=run.upstream_revisions or [],
+        lab=measured_for_probes(),
+    )
+
+
+def _record_crash(run: ProbeRun, redactor, error: Exception) -> None:
+    logger.error("probe run %s failed:\n%s", run.pk, redactor.text(traceback.format_exc()))
+    message = redactor.text(f"{type(error).__name__}: {error}")[:2000]
+    retry_transient(
+        lambda: ProbeRun.objects.filter(pk=run.pk, status=ProbeRun.RUNNING).update(
+            status=ProbeRun.FAILED, error=message, finished_at=timezone.now()
+        ),
+        what=f"run {run.pk}: record the failure",
+    )
     retry_transient(bump_runs_version, what=f"run {run.pk}: new data version")
 
 

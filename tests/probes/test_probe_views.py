@@ -289,7 +289,8 @@ def test_a_late_heartbeat_of_a_run_this_process_executes_is_not_an_interruption(
 
     from django.utils import timezone
 
-    from comparison.services.probing import recover_interrupted_runs, worker_name
+    from comparison.services.leases import worker_name
+    from comparison.services.probing import recover_interrupted_runs
 
     settings.RUN_LEASE_SECONDS = 5
     now = timezone.now()
@@ -342,7 +343,7 @@ def test_worker_heartbeats_keep_the_start_refresh_the_sighting_and_forget_day_ol
     from django.utils import timezone
 
     from comparison.models import WorkerHeartbeat
-    from comparison.services.probing import worker_alive
+    from comparison.services.leases import worker_alive
 
     started = timezone.now() - timedelta(hours=1)
     worker_alive("host:1", started_at=started)
@@ -364,7 +365,7 @@ def test_worker_heartbeats_keep_the_start_refresh_the_sighting_and_forget_day_ol
 def test_a_heartbeat_renews_the_lease_and_notices_a_run_that_stopped_being_its_own(target):
     import time
 
-    from comparison.services.probing import Heartbeat
+    from comparison.services.leases import Heartbeat
 
     run = ProbeRun.objects.create(target=target, status="running")
     other_target = ProbeTarget.objects.create(name="other", transport="http", url="http://127.0.0.1:9/mcp")

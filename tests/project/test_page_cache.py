@@ -101,7 +101,7 @@ def test_the_promises_register_pages_come_from_the_cache_identically(db, client)
 
 
 def test_healthz_reports_the_database_and_the_newest_worker(db, client):
-    from comparison.services.probing import worker_alive
+    from comparison.services.leases import worker_alive
 
     body = client.get("/healthz").json()
     assert body == {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
@@ -15,14 +14,13 @@ from django.core.management.base import BaseCommand, CommandError
 from comparison.core import failures, pipeline
 from comparison.core.era_grid import grid_of, grid_text, no_common_era
 from comparison.hostlab import through
+from comparison.management import probe_arguments
 from comparison.models import ProbeTarget
 from comparison.probes.assessment.compare import describe
-from comparison.probes.assessment.revisions import REVISIONS
-from comparison.probes.assessment.tries import MAX_TRIES
 from comparison.probes.conformance import conformance, conformance_run
 from comparison.probes.run.play import RunPlan, play
 from comparison.probes.run.runner import AS_EXPECTED, CHANGED, FAILED, INVALID, TargetSpec, builtin_fixture
-from comparison.probes.run.scenarios import SUITES, suite
+from comparison.probes.run.scenarios import suite
 from comparison.probes.targets.pinning import pinnable
 from comparison.probes.targets.secrets import Redactor, command_secrets, display_command, display_url, url_userinfo
 from comparison.selectors.lab import measured_for_probes, measured_hosts_of, shipped_observations
@@ -47,97 +45,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("target", nargs="?", help="The name of a configured target.")
-        parser.add_argument("--builtin", action="store_true", help="Probe the built-in fixture directly.")
-        parser.add_argument("--url", help="A Streamable HTTP endpoint (for a proxy's own CI).")
-        parser.add_argument("--command", help="A stdio command line.")
-        parser.add_argument("--upstream-url", help="The upstream's own URL, probed directly for the diff.")
-        parser.add_argument(
-            "--upstream-fixture",
-            action="store_true",
-            help="The upstream is the fixture: compare with its known answers.",
-        )
-        parser.add_argument(
-            "--header",
-            action="append",
-            default=[],
-            metavar="'NAME: VALUE'",
-            help="An HTTP header for --url (repeatable); its value is never printed.",
-        )
-        parser.add_argument(
-            "--header-env",
-            action="append",
-            default=[],
-            metavar="NAME=VARIABLE",
-            help="An HTTP header for --url whose value is read from an environment variable (keeps it out of "
-            "the shell history and the process list).",
-        )
-        parser.add_argument("--suite", choices=sorted(SUITES), default="fixture")
-        parser.add_argument("--revisions", nargs="+", choices=REVISIONS, default=list(REVISIONS))
-        parser.add_argument(
-            "--upstream-revisions",
-            metavar="R1,R2,…",
-            type=_revision_list,
-            default=None,
-            help="The cross-era grid: pin the target's upstream to each of these revisions ('all' for every one) "
-            "and probe every client revision through it. Cells are keyed scenario@CLIENT/UPSTREAM. The target "
-            "must start the fixture, or say where its upstream's revision goes with "
-            "${MCP_COMPARE_UPSTREAM_REVISIONS}.",
-        )
-        parser.add_argument("--scenarios", nargs="+", help="Scenario keys (default: the whole suite).")
-        parser.add_argument("--json", action="store_true", help="Print every result as JSON.")
-        parser.add_argument("--strict", action="store_true", help="Also fail on results invalid for the revision.")
-        parser.add_argument(
-            "--audit",
-            action="store_true",
-            help="Print the DPCTER audit of the failure scenarios (typed / typed + text), with its legend.",
-        )
-        parser.add_argument("--junit", metavar="FILE", help="Also write the results as JUnit XML to FILE.")
-        parser.add_argument(
-            "--conformance",
-            action="store_true",
-            help="Also run the official conformance suite against the fixture and through the target (HTTP "
-            "targets); each suite scenario is one more result, `conformance.<scenario>`.",
-        )
-        parser.add_argument(
-            "--real-hosts",
-            action="store_true",
-            help="Also run every installed real host (the host lab's) through the target and directly, in the "
-            "lab scenarios among --scenarios (all 17 when none is one), and print per host whether what reached "
-            "its model differs; exits 1 when one does. The target must front the fixture. A configured target's "
-            "cells are stored and reused.",
-        )
-        parser.add_argument(
-            "--baseline",
-            metavar="FILE",
-            help="Expected results (an earlier --json output, or lines `scenario@revision: verdict`): exit 1 only "
-            "for cells worse than it; a cell it does not list is expected to be as expected.",
-        )
-        parser.add_argument(
-            "--update-baseline", metavar="FILE", help="Write this probe's results to FILE as a baseline."
-        )
-        parser.add_argument(
-            "--deadline",
-            type=float,
-            default=None,
-            metavar="SECONDS",
-            help="The longest the probe may take; cells not probed by then fail (default: MCP_COMPARE_RUN_DEADLINE, "
-            "300 s; 0 for none).",
-        )
-        parser.add_argument(
-            "--tries",
-            type=int,
-            default=None,
-            choices=range(1, MAX_TRIES + 1),
-            metavar="N",
-            help="How many times each timing-sensitive cell (progress, logging, list changes, cancellation) is "
-            "played; tries that disagree make the cell 'intermittent' (default: MCP_COMPARE_PROBE_TRIES, 3).",
-        )
-        parser.add_argument(
-            "--strict-baseline",
-            action="store_true",
-            help="With --baseline, also fail on stale entries (cells now better than the baseline says).",
-        )
+        probe_arguments.target_arguments(parser)
+        probe_arguments.cell_and_output_arguments(parser)
+        probe_arguments.pass_and_gate_arguments(parser)
 
     def handle(self, *args, **options):
         spec, upstream = self._spec(options)
@@ -158,16 +68,7 @@ class Command(BaseCommand):
         if pins and (why := pinnable(spec)):
             raise CommandError(redactor.text(why))
         try:
-            plan = RunPlan(
-                target=spec,
-                scenarios=scenarios,
-                revisions=options["revisions"],
-                upstream=upstream,
-                tries=options["tries"] or settings.PROBE_TRIES,
-                deadline_seconds=settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"],
-                upstream_revisions=pins,
-                lab=_measured_hosts(),
-            )
+            plan = _plan(spec, upstream, scenarios, options)
             outcomes = play(plan, plan.control(), while_served=conformance_pass if options["conformance"] else None)
         except Exception as error:  # whatever a target does ends as a message, never a traceback
             message = f"the probe could not complete: {type(error).__name__}: {error}"
@@ -187,24 +88,13 @@ class Command(BaseCommand):
                 report["real_hosts"] = real_hosts
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
         else:
-            self._print_lines(outcomes, counts, redactor)
-            if options["conformance"]:
-                rows, status = suite_pass.get("rows", []), suite_pass.get("status", "")
-                lost = [
-                    ["conformance", row["scenario"], row["verdict"], row["message"][:150]]
-                    for row in rows
-                    if row["verdict"] != AS_EXPECTED
-                ]
-                for line in pipeline.aligned(lost):
-                    self.stdout.write(redactor.text(line))
-                self.stdout.write(redactor.text(conformance.summary(rows, status).sentence()))
-            if real_hosts is not None:
-                self._print_real_hosts(real_hosts, redactor)
+            self._print_text(outcomes, counts, redactor, suite_pass if options["conformance"] else None, real_hosts)
         if options["junit"]:
-            junit = pipeline.junit_xml(
-                spec.name, results, strict=options["strict"], seconds=time.monotonic() - started, baseline=baseline
+            seconds = time.monotonic() - started
+            _write(
+                options["junit"],
+                pipeline.junit_xml(spec.name, results, strict=options["strict"], seconds=seconds, baseline=baseline),
             )
-            _write(options["junit"], junit)
         if options["update_baseline"]:
             _write(options["update_baseline"], pipeline.write_baseline(results, spec.name))
             if baseline is None:
@@ -214,20 +104,27 @@ class Command(BaseCommand):
         if baseline is not None:
             self._gate_on_baseline(options, baseline, results)
             return
-        # Changed, lost or refused by the proxy, failed to probe or not testable: each breaks an expectation.
-        failing = sum(counts.get(v, 0) for v in (*pipeline.FAILING, FAILED, ProbeVerdict.NOT_TESTABLE))
-        # A grid pair with no common era, given none, fails as the revisions' rules say it must.
-        expected_failures = no_common_era(grid_of(results, direct=self._direct)) if pins else set()
-        failing -= sum(
-            1
-            for r in results
-            if r["verdict"] == FAILED and (r["requested_revision"], r.get("upstream_revision")) in expected_failures
-        )
-        failing += counts.get(INVALID, 0) if options["strict"] else 0
+        failing = _failing(results, counts, strict=options["strict"], grid=bool(pins), direct=self._direct)
         # A real host that saw something else through the target is a change the proxy made.
         failing += sum(host["differs"] for host in (real_hosts or {}).get("hosts", {}).values())
         if failing:
             raise CommandError(f"{failing} result(s) broke an expectation", returncode=1)
+
+    def _print_text(self, outcomes, counts, redactor: Redactor, suite_pass: dict | None, real_hosts: dict | None):
+        """The cells as aligned lines, then the conformance pass's losses and sentence, then the real hosts."""
+        self._print_lines(outcomes, counts, redactor)
+        if suite_pass is not None:
+            rows, status = suite_pass.get("rows", []), suite_pass.get("status", "")
+            lost = [
+                ["conformance", row["scenario"], row["verdict"], row["message"][:150]]
+                for row in rows
+                if row["verdict"] != AS_EXPECTED
+            ]
+            for line in pipeline.aligned(lost):
+                self.stdout.write(redactor.text(line))
+            self.stdout.write(redactor.text(conformance.summary(rows, status).sentence()))
+        if real_hosts is not None:
+            self._print_real_hosts(real_hosts, redactor)
 
     target: ProbeTarget | None = None
     #: The target is the fixture itself (no proxy between): a grid's counter-offers are its own.
@@ -332,18 +229,6 @@ class Command(BaseCommand):
         return spec, upstream
 
 
-def _revision_list(text: str) -> list[str]:
-    if text.strip().lower() == "all":
-        return list(REVISIONS)
-    named = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [part for part in named if part not in REVISIONS]
-    if unknown or not named:
-        raise argparse.ArgumentTypeError(
-            f"not a revision: {', '.join(unknown) or text!r} (give some of {', '.join(REVISIONS)}, or all)"
-        )
-    return [revision for revision in REVISIONS if revision in named]
-
-
 def _refuse_userinfo(option: str, url: str) -> None:
     if url_userinfo(url):
         raise CommandError(
@@ -376,3 +261,31 @@ def _measured_hosts() -> dict:
         return measured_for_probes()
     except Exception:  # no database, or not migrated: the predictions still have the shipped chips
         return measured_hosts_of(shipped_observations())
+
+
+def _failing(results: list[dict], counts: Counter, *, strict: bool, grid: bool, direct: bool) -> int:
+    """The cells that break an expectation: changed, lost or refused by the proxy, failed to probe or
+    not testable (and, strict, invalid for the revision); not a grid pair with no common era that
+    fails as the revisions' rules say it must."""
+    failing = sum(counts.get(v, 0) for v in (*pipeline.FAILING, FAILED, ProbeVerdict.NOT_TESTABLE))
+    expected_failures = no_common_era(grid_of(results, direct=direct)) if grid else set()
+    failing -= sum(
+        1
+        for r in results
+        if r["verdict"] == FAILED and (r["requested_revision"], r.get("upstream_revision")) in expected_failures
+    )
+    return failing + (counts.get(INVALID, 0) if strict else 0)
+
+
+def _plan(spec: TargetSpec, upstream: TargetSpec | None, scenarios: list, options: dict) -> RunPlan:
+    """The run the options ask for: its cells, tries, deadline and upstream revisions."""
+    return RunPlan(
+        target=spec,
+        scenarios=scenarios,
+        revisions=options["revisions"],
+        upstream=upstream,
+        tries=options["tries"] or settings.PROBE_TRIES,
+        deadline_seconds=settings.RUN_DEADLINE_SECONDS if options["deadline"] is None else options["deadline"],
+        upstream_revisions=options["upstream_revisions"] or [],
+        lab=_measured_hosts(),
+    )

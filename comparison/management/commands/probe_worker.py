@@ -14,7 +14,8 @@ import time
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
 from django_tasks_db.management.commands import db_worker
 
-from comparison.services.probing import lease_seconds, recover_interrupted_runs, worker_alive, worker_name
+from comparison.services.leases import lease_seconds, worker_alive, worker_name
+from comparison.services.probing import recover_interrupted_runs
 
 logger = logging.getLogger("comparison.worker")
 
