@@ -71,7 +71,7 @@ def test_the_fork_server_ends_with_the_process_that_started_it():
         [
             sys.executable,
             "-c",
-            "from comparison.probes import forkserver; forkserver.ensure();"
+            "from comparison.probes.fixture import forkserver; forkserver.ensure();"
             "print(forkserver._server[0].pid, flush=True); import time; time.sleep(60)",
         ],
         cwd=PROJECT,
