@@ -96,6 +96,12 @@ def _refusal(error: ValidationError | UploadError | RunRefused | str, status: in
 
 
 def register(api: NinjaAPI) -> None:
+    """The writes, on the API's document: targets, then runs."""
+    _target_writes(api)
+    _run_writes(api)
+
+
+def _target_writes(api: NinjaAPI) -> None:
     @api.post("/targets/", auth=WRITE_AUTH, response={201: out.TargetOut, **REFUSALS}, tags=["writes"])
     def create_target(request, body: out.TargetIn):
         """A new probe target (needs `comparison.add_probetarget`, as in the admin)."""
@@ -131,6 +137,8 @@ def register(api: NinjaAPI) -> None:
         target.save()
         return api_json(probe_api.target_dict(target))
 
+
+def _run_writes(api: NinjaAPI) -> None:
     @api.post("/runs/", auth=WRITE_AUTH, response={201: out.RunOut, **REFUSALS}, tags=["writes"])
     def start(request, body: out.RunIn):
         """Queue a run of a target (needs `comparison.run_probe`, as the page's Run button)."""

@@ -82,19 +82,7 @@ def junit_xml(
             name=cell_revision(result),
             time=f"{float(result.get('duration_ms') or 0) / 1000:.3f}",
         )
-        case_properties = ET.SubElement(case, "properties")
-        ET.SubElement(
-            case_properties, "property", name="negotiated_revision", value=result.get("negotiated_revision") or ""
-        )
-        if result.get("upstream_revision"):
-            # A pair of the cross-era grid names the revision its upstream was pinned to.
-            ET.SubElement(case_properties, "property", name="upstream_revision", value=str(result["upstream_revision"]))
-        ET.SubElement(case_properties, "property", name="target", value=target)
-        ET.SubElement(case_properties, "property", name="verdict", value=str(result["verdict"]))
-        interop = result.get("interop") if isinstance(result.get("interop"), dict) else {}
-        for name, same in (("hosts_affected", False), ("hosts_unaffected", True)):
-            hosts = [host for host in SCORED_HOSTS if interop.get(host) is same]
-            ET.SubElement(case_properties, "property", name=name, value=",".join(hosts))
+        _case_properties(case, target, result)
         verdict, detail = result["verdict"], _detail(result)
         expected = (baseline or {}).get(cell_key(result))
         if expected and verdict != ProbeVerdict.AS_EXPECTED and RANK[verdict] <= RANK[expected]:
@@ -120,6 +108,23 @@ def junit_xml(
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _case_properties(case: ET.Element, target: str, result: dict[str, Any]) -> None:
+    """The cell's revisions, target, verdict and the hosts it affects, as the case's properties."""
+    case_properties = ET.SubElement(case, "properties")
+    ET.SubElement(
+        case_properties, "property", name="negotiated_revision", value=result.get("negotiated_revision") or ""
+    )
+    if result.get("upstream_revision"):
+        # A pair of the cross-era grid names the revision its upstream was pinned to.
+        ET.SubElement(case_properties, "property", name="upstream_revision", value=str(result["upstream_revision"]))
+    ET.SubElement(case_properties, "property", name="target", value=target)
+    ET.SubElement(case_properties, "property", name="verdict", value=str(result["verdict"]))
+    interop = result.get("interop") if isinstance(result.get("interop"), dict) else {}
+    for name, same in (("hosts_affected", False), ("hosts_unaffected", True)):
+        hosts = [host for host in SCORED_HOSTS if interop.get(host) is same]
+        ET.SubElement(case_properties, "property", name=name, value=",".join(hosts))
 
 
 class BaselineError(ValueError):

@@ -104,7 +104,6 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
     if started is None:
         return [Finding(V.NOT_TESTABLE, "tools/call slow", "the slow call never reached the upstream")]
     cancels = [e for e in events if e.get("event") == "cancelled"]
-    call = played.exchanges[0]
     if played.notes.get("form") == "closed the response stream":
         if any(e.get("event") == "stopped" for e in events):
             return []
@@ -125,6 +124,12 @@ def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
             else "the call was not stopped by it"
         )
         return [Finding(V.LOST, "notifications/cancelled", f"the upstream never received the cancel; {ended}")]
+    return _delivered(started, cancels, played.exchanges[0])
+
+
+def _delivered(started: dict, cancels: list[dict], call) -> list[Finding]:
+    """A cancel reached the upstream: for the call it started, in the process running it, and the
+    call's result kept from the client."""
     matched = [e for e in cancels if str(e.get("request_id")) == str(started.get("request_id"))]
     if not matched:
         ids = sorted({str(e.get("request_id")) for e in cancels})
