@@ -100,31 +100,9 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
     tool, arguments = ("bump", {"uri": URI}) if scenario.key == "resource-updated" else ("mutate", {})
     transport = client.transport
     if hasattr(transport, "open_stream"):
-        stream = transport.open_stream(message, headers)
-        try:
-            if not stream.open:
-                acknowledged = [m for m in stream.messages if isinstance(m, dict)]
-                if acknowledged:
-                    played.steps += [Step("received", m, "listen") for m in acknowledged]
-                    played.notes["listen_closed"] = (
-                        f"subscriptions/listen was acknowledged ({json.dumps(acknowledged[0])[:160]}), then its "
-                        f"stream closed ({stream.ended or 'ended'}): no event can reach the client"
-                    )
-                    return played
-                # The fixture serves subscriptions/listen at every revision that has it.
-                played.notes["listen_closed"] = (
-                    f"subscriptions/listen, which the upstream serves, opened no stream through the proxy: "
-                    f"{stream.ended or 'no answer'}"
-                )
-                return played
-            time.sleep(0.05)  # the acknowledgement is the stream's first frame
-            stream.mark()
-            add(played, tool_call(client, tool, arguments))
-            time.sleep(SETTLE)
-            arrived = stream.messages[:]  # the acknowledgement and what followed
-        finally:
-            stream.stop()
-        played.steps += [Step("received", m, "listen") for m in arrived if isinstance(m, dict)]
+        _listen_on_stream(client, played, message, headers, (tool, arguments))
+        if "listen_closed" in played.notes:
+            return played
     else:
         failure = transport.send(message)
         if failure:
@@ -146,6 +124,38 @@ def _play_listen(client: Any, scenario: Scenario) -> Played:
         )
     played.upstream = report_of(played.exchanges[-1]) if played.exchanges else None
     return played
+
+
+def _listen_on_stream(client: Any, played: Played, message: dict, headers: dict, call: tuple[str, dict]) -> None:
+    """subscriptions/listen over HTTP: its stream held open while the tool call that changes the
+    list is made; what arrived on it recorded. A stream that did not stay open says why in the
+    played's notes (`listen_closed`)."""
+    tool, arguments = call
+    stream = client.transport.open_stream(message, headers)
+    try:
+        if not stream.open:
+            acknowledged = [m for m in stream.messages if isinstance(m, dict)]
+            if acknowledged:
+                played.steps += [Step("received", m, "listen") for m in acknowledged]
+                played.notes["listen_closed"] = (
+                    f"subscriptions/listen was acknowledged ({json.dumps(acknowledged[0])[:160]}), then its "
+                    f"stream closed ({stream.ended or 'ended'}): no event can reach the client"
+                )
+                return
+            # The fixture serves subscriptions/listen at every revision that has it.
+            played.notes["listen_closed"] = (
+                f"subscriptions/listen, which the upstream serves, opened no stream through the proxy: "
+                f"{stream.ended or 'no answer'}"
+            )
+            return
+        time.sleep(0.05)  # the acknowledgement is the stream's first frame
+        stream.mark()
+        add(played, tool_call(client, tool, arguments))
+        time.sleep(SETTLE)
+        arrived = stream.messages[:]  # the acknowledgement and what followed
+    finally:
+        stream.stop()
+    played.steps += [Step("received", m, "listen") for m in arrived if isinstance(m, dict)]
 
 
 def assess(scenario: Scenario, played: Played, revision: str) -> list[Finding]:
