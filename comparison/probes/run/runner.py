@@ -107,46 +107,20 @@ def run_probe(
     limits = limits or Limits()
     control = control or RunControl()
     parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
-    outcomes: list[ProbeOutcome] = []
-
     run_key = uuid.uuid4().hex[:12]
-    pinned = _pinned_reference(spec, upstream, scenarios, pin, limits, control, run_key) if pin else None
-
-    def probe(revision: str):
-        started = time.monotonic()
-        here = applicable(scenarios, revision, spec.transport)
-        if pinned is not None:
-            made = _pinned_cells(spec, here, revision, pinned, limits, control, run_key, tries, lab)
-            if check_losses and revision == pin and spec.upstream == "fixture" and upstream is None:
-                found, direct = pinned.last_found.pop(revision), pinned.direct
-                check_losses_alone(spec, made, found, direct.answers, limits, control, revision)
-            for outcome in made:
-                outcome.upstream_revision = pin
-            return made, time.monotonic() - started
-        reference, wanted = _reference(spec, upstream, here, revision)
-        direct = RevisionProbe()
-        key = run_key + "-direct"
-        if upstream is None and wanted:
-            # The fixture of its own (a process no target shares) is probed beside the target.
-            with ThreadPoolExecutor(max_workers=1) as beside:
-                fixture = beside.submit(probe_revision, reference, wanted, revision, limits, control, key)
-                found = probe_revision(spec, here, revision, limits, control, run_key, tries)
-                direct = fixture.result()
-        else:
-            found = probe_revision(spec, here, revision, limits, control, run_key, tries)
-        negotiated = found.negotiated or revision
-        if reference is not None and wanted and not found.failure and (direct.negotiated or "") != negotiated:
-            # What the upstream sends at the revision the target agreed to is what the client should get.
-            at = [s for s in wanted if s.exists_at(negotiated)]
-            asked = direct
-            direct = probe_revision(reference, at, negotiated, limits, control, key)
-            # The revision agreed is compared with the upstream's own at the revision asked for.
-            if REVISION_AGREED in asked.answers:
-                direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
-        made = [_outcome(scenario, revision, found, direct.answers.get(scenario.key), spec, lab) for scenario in here]
-        if upstream is None and spec.upstream == "fixture" and check_losses:
-            check_losses_alone(spec, made, found, direct.answers, limits, control, revision)
-        return made, time.monotonic() - started
+    cells = _RunCells(
+        spec=spec,
+        scenarios=scenarios,
+        limits=limits,
+        upstream=upstream,
+        control=control,
+        tries=tries,
+        check_losses=check_losses,
+        lab=lab,
+        pin=pin,
+        run_key=run_key,
+        pinned=_pinned_reference(spec, upstream, scenarios, pin, limits, control, run_key) if pin else None,
+    )
 
     def cancelled() -> bool:
         if should_stop and should_stop():
@@ -154,13 +128,33 @@ def run_probe(
         control.check_deadline()
         return control.stopped and control.reason == CANCELLED
 
-    served = (
-        launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
-        if spec.launch
-        else contextlib.nullcontext()
-    )
-    with served, ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
-        pending = [pool.submit(probe, revision) for revision in revisions_]
+    with _served(spec):
+        outcomes = _in_revision_order(cells, revisions_, parallel, cancelled, on_outcome)
+        if while_served and not cancelled():
+            while_served()
+    return outcomes
+
+
+def _served(spec: TargetSpec):
+    """The target's own server, launched for the run and stopped after it; nothing to launch for
+    a target that serves itself."""
+    if spec.launch:
+        return launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
+    return contextlib.nullcontext()
+
+
+def _in_revision_order(
+    cells: _RunCells,
+    revisions_: list[str],
+    parallel: int,
+    cancelled: Callable[[], bool],
+    on_outcome: Callable[[ProbeOutcome], None] | None,
+) -> list[ProbeOutcome]:
+    """The revisions' cells played `parallel` at a time, reported in revision order; a cancel cuts
+    the waiting short and the rest is dropped."""
+    outcomes: list[ProbeOutcome] = []
+    with ThreadPoolExecutor(max_workers=max(1, min(parallel, len(revisions_)))) as pool:
+        pending = [pool.submit(cells.at, revision) for revision in revisions_]
         for future in pending:
             while not cancelled():
                 try:
@@ -179,9 +173,65 @@ def run_probe(
                 outcomes.append(outcome)
                 if on_outcome:
                     on_outcome(outcome)
-        if while_served and not cancelled():
-            while_served()
     return outcomes
+
+
+@dataclass
+class _RunCells:
+    """One run's cells at one revision: what run_probe plays in a thread per revision."""
+
+    spec: TargetSpec
+    scenarios: list[Scenario]
+    limits: Limits
+    upstream: TargetSpec | None
+    control: RunControl
+    tries: int
+    check_losses: bool
+    lab: dict[str, Measured] | None
+    pin: str
+    run_key: str
+    pinned: PinnedReference | None
+
+    def at(self, revision: str) -> tuple[list[ProbeOutcome], float]:
+        started = time.monotonic()
+        here = applicable(self.scenarios, revision, self.spec.transport)
+        if self.pinned is not None:
+            made = _pinned_cells(
+                self.spec, here, revision, self.pinned, self.limits, self.control, self.run_key, self.tries, self.lab
+            )
+            if self.check_losses and revision == self.pin and self.spec.upstream == "fixture" and self.upstream is None:
+                found, direct = self.pinned.last_found.pop(revision), self.pinned.direct
+                check_losses_alone(self.spec, made, found, direct.answers, self.limits, self.control, revision)
+            for outcome in made:
+                outcome.upstream_revision = self.pin
+            return made, time.monotonic() - started
+        reference, wanted = _reference(self.spec, self.upstream, here, revision)
+        direct = RevisionProbe()
+        key = self.run_key + "-direct"
+        if self.upstream is None and wanted:
+            # The fixture of its own (a process no target shares) is probed beside the target.
+            with ThreadPoolExecutor(max_workers=1) as beside:
+                fixture = beside.submit(probe_revision, reference, wanted, revision, self.limits, self.control, key)
+                found = probe_revision(self.spec, here, revision, self.limits, self.control, self.run_key, self.tries)
+                direct = fixture.result()
+        else:
+            found = probe_revision(self.spec, here, revision, self.limits, self.control, self.run_key, self.tries)
+        negotiated = found.negotiated or revision
+        if reference is not None and wanted and not found.failure and (direct.negotiated or "") != negotiated:
+            # What the upstream sends at the revision the target agreed to is what the client should get.
+            at = [s for s in wanted if s.exists_at(negotiated)]
+            asked = direct
+            direct = probe_revision(reference, at, negotiated, self.limits, self.control, key)
+            # The revision agreed is compared with the upstream's own at the revision asked for.
+            if REVISION_AGREED in asked.answers:
+                direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
+        made = [
+            _outcome(scenario, revision, found, direct.answers.get(scenario.key), self.spec, self.lab)
+            for scenario in here
+        ]
+        if self.upstream is None and self.spec.upstream == "fixture" and self.check_losses:
+            check_losses_alone(self.spec, made, found, direct.answers, self.limits, self.control, revision)
+        return made, time.monotonic() - started
 
 
 @dataclass
