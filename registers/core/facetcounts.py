@@ -39,32 +39,7 @@ def facet_options(
     result["register"] = [
         FacetOption(slug, title, registers[slug], slug in f.registers) for slug, title in register_titles
     ]
-    result["revision"] = [
-        FacetOption(
-            rev,
-            rev,
-            sum(
-                1
-                for facts in rows["revision"]
-                if rev != f.vs_revision and revision_matches(facts, rev, f.rev_mode, f.vs_revision, f.vs_all)
-            ),
-            rev == f.revision,
-        )
-        for rev in vocab.REVISIONS
-    ]
-    result["host"] = [
-        FacetOption(
-            host,
-            vocab.HOST_NAMES[host],
-            sum(
-                1
-                for facts in rows["host"]
-                if host != f.vs_host and host_matches(facts, host, f.host_mode, f.vs_host, f.vs_all)
-            ),
-            host == f.host,
-        )
-        for host in vocab.ROW_HOSTS
-    ]
+    result["revision"], result["host"] = _revision_options(rows["revision"], f), _host_options(rows["host"], f)
 
     labels = Counter(text for facts in rows["label"] for text in facts.labels)
     result["label"] = [
@@ -106,6 +81,40 @@ def facet_options(
         for choice in EVIDENCE_CHOICES
     ]
     return result
+
+
+def _revision_options(rows: list, f: RowFilter) -> list[FacetOption]:
+    """Each revision with the rows it matches in the filter's revision mode (the one compared
+    with counts none)."""
+    return [
+        FacetOption(
+            rev,
+            rev,
+            sum(
+                1
+                for facts in rows
+                if rev != f.vs_revision and revision_matches(facts, rev, f.rev_mode, f.vs_revision, f.vs_all)
+            ),
+            rev == f.revision,
+        )
+        for rev in vocab.REVISIONS
+    ]
+
+
+def _host_options(rows: list, f: RowFilter) -> list[FacetOption]:
+    """Each host with the rows it matches in the filter's host mode (the one compared with counts
+    none)."""
+    return [
+        FacetOption(
+            host,
+            vocab.HOST_NAMES[host],
+            sum(
+                1 for facts in rows if host != f.vs_host and host_matches(facts, host, f.host_mode, f.vs_host, f.vs_all)
+            ),
+            host == f.host,
+        )
+        for host in vocab.ROW_HOSTS
+    ]
 
 
 VALUE_NAMES = {"negative": "− (cost or moot)", "high": "+ high", "med": "+ med", "low": "+ low"}
