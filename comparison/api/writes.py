@@ -96,9 +96,10 @@ def _refusal(error: ValidationError | UploadError | RunRefused | str, status: in
 
 
 def register(api: NinjaAPI) -> None:
-    """The writes, on the API's document: targets, then runs."""
+    """The writes, on the API's document: targets, runs, uploads."""
     _target_writes(api)
     _run_writes(api)
+    _upload_writes(api)
 
 
 def _target_writes(api: NinjaAPI) -> None:
@@ -167,6 +168,8 @@ def _run_writes(api: NinjaAPI) -> None:
         run.refresh_from_db()
         return api_json({"run": run.pk, "cancelled": cancelled, "status": run.status})
 
+
+def _upload_writes(api: NinjaAPI) -> None:
     @api.post(
         "/runs/upload/",
         auth=WRITE_AUTH,
