@@ -257,24 +257,31 @@ def cached_page(view=None, *, users_share: bool = False, varies_with=None, versi
             for name, value in stored["headers"].items():
                 response[name] = value
         else:
-            # Rendered with a mark where the user's navigation goes, so the copy kept is anyone's.
-            request.user_nav_mark = shared and audience.startswith("users-")
-            response = view(request, *args, **kwargs)
-            if hasattr(response, "render") and not response.is_rendered:
-                response.render()
-            if request.user_nav_mark and not response.streaming:
-                response.content = CSRF_INPUT.sub(rb"\g<1>" + CSRF_MARK.encode() + rb"\g<2>", response.content)
-            if key and response.status_code == 200 and not response.streaming:
-                headers = {name: response[name] for name in KEPT_HEADERS if name in response}
-                cache.set(key, {"content": response.content, "headers": headers}, CACHE_SECONDS)
-            if request.user_nav_mark and not response.streaming:
-                response.content = _for_user(request, response.content, audience)
+            response = _render_and_keep(request, lambda: view(request, *args, **kwargs), key, shared, audience)
         if response.status_code == 200:
             response["ETag"] = etag
             patch_vary_headers(response, ("HX-Request", "Cookie"))
         return response
 
     return wrapper
+
+
+def _render_and_keep(request, render, key: str | None, shared: bool, audience: str):
+    """The view's page, rendered with a mark where the user's navigation goes (so the copy kept is
+    anyone's), kept under `key` when it is a whole 200 page, and given back with this user's
+    navigation."""
+    request.user_nav_mark = shared and audience.startswith("users-")
+    response = render()
+    if hasattr(response, "render") and not response.is_rendered:
+        response.render()
+    if request.user_nav_mark and not response.streaming:
+        response.content = CSRF_INPUT.sub(rb"\g<1>" + CSRF_MARK.encode() + rb"\g<2>", response.content)
+    if key and response.status_code == 200 and not response.streaming:
+        headers = {name: response[name] for name in KEPT_HEADERS if name in response}
+        cache.set(key, {"content": response.content, "headers": headers}, CACHE_SECONDS)
+    if request.user_nav_mark and not response.streaming:
+        response.content = _for_user(request, response.content, audience)
+    return response
 
 
 def _for_user(request, content: bytes, audience: str) -> bytes:
