@@ -230,19 +230,26 @@ def _assess_mrtr(kind: str, played: Played, revision: str) -> list[Finding]:
             )
         )
         return findings
+    findings += _retry_as_the_upstream_saw_it(kind, upstream, first, answer)
+    return findings
+
+
+def _retry_as_the_upstream_saw_it(kind: str, upstream: dict, first: dict, answer) -> list[Finding]:
+    """The retry as it reached the upstream: the client's answer, and the requestState it gave."""
+    found: list[Finding] = []
     got = (upstream.get("answer") or {}).get("result")
     if got is None:
-        findings.append(
+        found.append(
             Finding(V.LOST, "inputResponses", "the retry reached the upstream without the client's inputResponses")
         )
     elif got != answer:
-        findings.append(Finding(V.CHANGED, "inputResponses", "the upstream got another answer than the client gave"))
+        found.append(Finding(V.CHANGED, "inputResponses", "the upstream got another answer than the client gave"))
     # requestState is opaque to the client: a proxy may wrap its own around it, so long as the
     # upstream gets back exactly the state it gave.
     given = f"fixture-{kind}"
     if upstream.get("requestState") != given:
         told = upstream.get("requestState")
-        findings.append(
+        found.append(
             Finding(
                 V.LOST,
                 "requestState",
@@ -250,14 +257,14 @@ def _assess_mrtr(kind: str, played: Played, revision: str) -> list[Finding]:
             )
         )
     elif first.get("requestState") != given:
-        findings.append(
+        found.append(
             Finding(
                 V.AS_EXPECTED,
                 "requestState",
                 "the proxy gave the client a state of its own and the upstream got its own back: opaque, as allowed",
             )
         )
-    return findings
+    return found
 
 
 def _answered_by_proxy(method: str, played: Played) -> str:
