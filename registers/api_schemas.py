@@ -27,14 +27,32 @@ class ProposalsOut(Open):
     patch: str
 
 
+class RowStatusOut(Open):
+    cell: str
+    verdict: str
+
+
 class RowOut(Open):
     # `register` too (the register's slug): not named here, as pydantic models own that name.
     row_id: str
     title: str
+    difference: str
+    status: RowStatusOut
+    value: str
+    effort: str
+    risk: str
+    introduced_in: str
+    removed_in: str
+    deprecated_in: str
     labels: list[str]
     revisions: dict[str, Any]
     hosts: dict[str, Any]
     citations: list[dict[str, Any]]
+    fields: list[dict[str, str]]
+    anchors: list[dict[str, Any]]
+    probe_verdicts: dict[str, Any]
+    evidence: Any
+    url: str
 
 
 class RowsOut(Paged):

@@ -14,16 +14,77 @@ class TargetOut(Open):
     id: int
     name: str
     transport: str
+    url: str
+    command: str
+    launch: str
+    header_names: list[str]
+    upstream: str
+    upstream_description: str
+    suite: str
+    builtin: bool
+    enabled: bool
+    page: str
+    badge: str
 
 
 class TargetsOut(Open):
     targets: list[TargetOut]
 
 
+class RunTargetOut(Open):
+    id: int
+    name: str
+
+
+class ScoreOut(Open):
+    same: int
+    scored: int
+    percent: float | None
+
+
+class InteropOut(Open):
+    overall: ScoreOut
+    hosts: dict[str, ScoreOut]
+    valid: ScoreOut
+    differing: dict[str, list[list[str]]]
+
+
+class ConformancePassOut(Open):
+    suite: str
+    status: str
+    summary: str
+    through: int
+    directly: int
+    total: int
+    rows: list[dict[str, Any]]
+
+
 class RunOut(Open):
     id: int
-    target: Any
+    target: RunTargetOut
     status: str
+    revisions: list[str]
+    upstream_revisions: list[str]
+    grid: str | None
+    scenarios: list[str]
+    tries: int
+    done: int
+    total: int
+    error: str
+    created: str
+    started_at: str | None
+    finished_at: str | None
+    scheduled: bool
+    previous_run: int | None
+    changes_since_previous: list[dict[str, Any]]
+    counts: dict[str, int]
+    interop: InteropOut
+    conformance: ConformancePassOut | None
+    real_hosts: dict[str, Any] | None
+    server_identity: str
+    uploaded: bool
+    accepted: str | None
+    page: str
 
 
 class RunsOut(Paged):
@@ -40,8 +101,29 @@ class GridOut(Open):
 class ResultOut(Open):
     id: int
     run: int
+    target: str
     scenario: str
+    family: str
+    anchors: list[Any]
+    method: str
+    requested_revision: str
+    upstream_revision: str
+    negotiated_revision: str
     verdict: str
+    failure: str
+    response: Any
+    findings: list[Any]
+    diff: Any
+    diff_against: str
+    host_views: Any
+    dpcter: Any
+    interop: Any
+    predictions: Any
+    exchanges: list[Any]
+    tries: Any
+    duration_ms: float
+    host_outcomes: list[dict[str, Any]]
+    page: str
 
 
 class CompareOut(Open):
