@@ -19,7 +19,7 @@ from typing import Any
 from comparison.hostlab.adapters.base import Adapter, Context
 from comparison.hostlab.egress_trap import EgressTrap, proxy_environment
 from comparison.hostlab.fake_model import FakeModel, Script
-from comparison.probes.processes.process_tree import end_group
+from comparison.probes.processes.process_tree import end_tree, new_mark
 
 RECORDER = Path(__file__).resolve().parent / "recorder.py"
 RUN_TIMEOUT = 90.0
@@ -163,6 +163,10 @@ def run(
             env = {name: os.environ[name] for name in PASSED if name in os.environ}
             env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
             env |= {**proxy_environment(trap.url), **launch.env}
+            # A host may leave a daemon behind in a session of its own (Cline's hub daemon did, for
+            # hours); the mark finds it when the run's processes are ended.
+            mark = new_mark()
+            env |= mark
             (home / "tmp").mkdir(exist_ok=True)
             context.project.mkdir(exist_ok=True)
             trace = home / "connects.trace"
@@ -183,9 +187,9 @@ def run(
                 out, err = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
-                end_group(process)
+                end_tree(process, mark)
                 out, err = process.communicate(timeout=10)
-            end_group(process)
+            end_tree(process, mark)
             seconds = time.monotonic() - started
             return RunRecord(
                 host=adapter.key,

@@ -21,8 +21,10 @@ from comparison.probes.families.base import Finding, Played
 from comparison.probes.processes.launch import free_port, launched
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
+from comparison.tasks import start_run
 from language.vocabulary import REVISIONS
 from language.vocabulary import ProbeVerdict as V
+from tests.support.relay_targets import relay_target
 
 HERE = Path(__file__).resolve().parents[1] / "support"
 PROJECT = HERE.parents[1]
@@ -374,3 +376,24 @@ def test_server_requests_routed_to_the_get_stream_are_answered_there_as_a_confor
             assert replies, (key, revision, "answered on the side connection")
             judged += 1
     assert judged >= 8
+
+
+BEFORE_LISTEN = [str(revision) for revision in REVISIONS if str(revision) < "2026-07-28"]
+
+
+@pytest.mark.django_db
+def test_notifications_relayed_just_after_the_answer_are_not_lost():
+    """Both transports read alike after the answer (issue 33, item 3): over stdio a relay that
+    passes a call's notifications on a few milliseconds after its answer (tests/support/relay.py
+    --lose late-notifications) was called "lost", because the stdio transport stopped reading at
+    the answer while the HTTP transport read the GET stream for the call's settle time."""
+    run = start_run(
+        target=relay_target("late-notifications"),
+        revisions=BEFORE_LISTEN,
+        scenarios=["list-changed", "resource-updated", "logging"],
+    )
+    verdicts = {(r.scenario, r.requested_revision): (r.verdict, r.failure) for r in run.results.all()}
+    lost = {cell: verdict for cell, verdict in verdicts.items() if verdict[0] == "lost by proxy"}
+    assert lost == {}, lost
+    for revision in BEFORE_LISTEN:
+        assert verdicts[("list-changed", revision)][0] == "as expected", verdicts

@@ -1,6 +1,7 @@
 """The README's start command, run for real: `scripts/start.sh` serves the dashboard, and a `kill`
 of the pid it prints stops everything it started (issue 26, row 11: gunicorn, its workers, the
-worker supervisor and the probe worker outlived it)."""
+worker supervisor and the probe worker outlived it); and scripts/serve.sh beside another dashboard
+on the same machine (issue 21, row 12)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import time
 import urllib.request
 
 from comparison.probes.processes import process_tree
-from tests.support.processes import PROJECT, free_port
+from tests.e2e.test_database_down import fetch
+from tests.support.processes import PROJECT, free_port, server
 
 STARTED_WITHIN = 150  # seconds: migrate, collectstatic and the first load on an empty database
 STOPPED_WITHIN = 30
@@ -80,3 +82,17 @@ def test_kill_of_the_start_script_stops_everything_it_started(tmp_path):
             script.kill()
             script.wait(timeout=10)
         log.close()
+
+
+def test_two_dashboards_serve_side_by_side_without_a_shared_control_socket(tmp_path, lane_database):
+    """scripts/serve.sh as a machine with two dashboards runs it (issue 21, row 12): gunicorn's
+    control socket is per user by default (~/.gunicorn/gunicorn.ctl), so two dashboards fought over it."""
+    first, second = free_port(), free_port()
+    env = {"DATABASE_URL": lane_database, "MCP_COMPARE_WEB_WORKERS": "1", "HOME": str(tmp_path)}
+    with (
+        server(["scripts/serve.sh"], first, env={**env, "PORT": str(first)}),
+        server(["scripts/serve.sh"], second, env={**env, "PORT": str(second)}),
+    ):
+        assert fetch(f"http://127.0.0.1:{first}/healthz")[0] == 200
+        assert fetch(f"http://127.0.0.1:{second}/healthz")[0] == 200
+    assert not (tmp_path / ".gunicorn").exists()
