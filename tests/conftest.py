@@ -11,7 +11,7 @@ pytest_plugins = ["tests.support.browsing"]
 
 # Property tests run the same examples on every CI run (derandomized: a failure is never a fluke of
 # the seed); HYPOTHESIS_PROFILE=fast (the everyday lane) runs fewer of them, and
-# HYPOTHESIS_PROFILE=explore searches further with fresh examples (tests/strategies.examples).
+# HYPOTHESIS_PROFILE=explore searches further with fresh examples (tests/support/strategies.examples).
 QUIET = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("ci", derandomize=True, deadline=None, database=None, suppress_health_check=QUIET)
 settings.register_profile("fast", derandomize=True, deadline=None, database=None, suppress_health_check=QUIET)

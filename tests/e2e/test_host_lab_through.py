@@ -24,7 +24,7 @@ PINNED = json.loads((PROJECT / "tests" / "data" / "host_lab_pinned.json").read_t
 
 @pytest.fixture
 def relay_target(db):
-    command = [sys.executable, str(PROJECT / "tests" / "relay.py"), "--lose", "images", "--"]
+    command = [sys.executable, str(PROJECT / "tests" / "support" / "relay.py"), "--lose", "images", "--"]
     command += [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
     return ProbeTarget.objects.create(
         name="relay losing images", transport="stdio", command=command, env={"PYTHONPATH": str(PROJECT)}
@@ -93,7 +93,7 @@ def test_probe_real_hosts_on_an_ad_hoc_command_prints_each_host(capsys):
         "env",
         f"PYTHONPATH={PROJECT}",
         sys.executable,
-        str(PROJECT / "tests" / "relay.py"),
+        str(PROJECT / "tests" / "support" / "relay.py"),
         "--lose",
         "images",
         "--",

@@ -135,7 +135,9 @@ def test_the_fixtures_own_baseline_passes_and_a_stale_entry_fails_only_when_stri
 
 def test_writing_the_first_baseline_of_a_proxy_that_changes_things_exits_0_and_the_next_run_holds_it(tmp_path):
     baseline = tmp_path / "relay.baseline"
-    relay = " ".join([sys.executable, str(PROJECT / "tests" / "relay.py"), "--lose", "images", "--", *FIXTURE_STDIO])
+    relay = " ".join(
+        [sys.executable, str(PROJECT / "tests" / "support" / "relay.py"), "--lose", "images", "--", *FIXTURE_STDIO]
+    )
     cells = ["--revisions", "2025-06-18", "--scenarios", "text", "image"]
     first = probe("--command", relay, *cells, "--upstream-fixture", "--update-baseline", str(baseline))
     assert first.returncode == 0, first.stderr
