@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from comparison.models import ProbeTarget
+from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from language import linking
 from tests.support.relay_targets import relay_target
@@ -101,7 +101,7 @@ def test_row_8_the_html_exports_link_to_the_dashboard_and_to_each_citations_perm
     report = b"".join(client.get("/export.html?register=prompts").streaming_content).decode()
     assert 'href="https://compare.example.org/rows/PRM-01/"' in report
 
-    target = ProbeTarget.objects.get(builtin=True)
+    target = ensure_builtin_target()
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
     second = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
     exported = client.get(f"/probes/compare/?run={first.pk}&run={second.pk}&format=html").content.decode()
@@ -180,7 +180,7 @@ def test_row_3_the_register_page_leads_with_its_findings_and_the_row_page_does_n
 def test_row_6_the_comparison_leads_with_its_summary_and_lists_only_what_differs(client):
     from comparison.selectors.compare import SCENARIO_TITLES
 
-    built_in = ProbeTarget.objects.get(builtin=True)
+    built_in = ensure_builtin_target()
     scenarios = ["is-error", "rpc-error"]
     direct = start_run(target=built_in, revisions=["2025-06-18"], scenarios=scenarios)
     relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=scenarios)
@@ -221,7 +221,7 @@ def test_row_15_errors_say_what_was_not_found_in_the_callers_language(client, lo
     assert "No page 99: there are 2." in client.get("/?page=99").content.decode()
     assert client.get("/?page=1").status_code == 200
 
-    run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
     for url in (f"/probes/compare/?run={run.pk}&run=99999", f"/api/v1/compare/?run={run.pk}&run=99999"):
         answer = client.get(url)
         assert answer.status_code == 404, url
@@ -231,7 +231,7 @@ def test_row_15_errors_say_what_was_not_found_in_the_callers_language(client, lo
 
 @pytest.mark.django_db
 def test_row_15_a_run_and_its_results_use_one_naming(client):
-    run = start_run(target=ProbeTarget.objects.get(builtin=True), revisions=["2025-06-18"], scenarios=["text"])
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
     listed = client.get(f"/api/v1/runs/{run.pk}/").json()["results"][0]
     detail = client.get(listed["url"]).json()
     shared = {"scenario", "family", "requested_revision", "negotiated_revision", "verdict"}
@@ -242,7 +242,7 @@ def test_row_15_a_run_and_its_results_use_one_naming(client):
 
 @pytest.mark.django_db
 def test_row_15_the_schedule_form_ticks_revisions_and_scenarios(admin_client):
-    target = ProbeTarget.objects.get(builtin=True)
+    target = ensure_builtin_target()
     form = admin_client.get("/admin/comparison/probeschedule/add/").content.decode()
     assert 'type="checkbox" name="revisions" value="2025-06-18"' in form
     assert 'type="checkbox" name="scenarios" value="text"' in form
