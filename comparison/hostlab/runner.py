@@ -19,7 +19,7 @@ from typing import Any
 from comparison.hostlab.adapters.base import Adapter, Context
 from comparison.hostlab.egress_trap import EgressTrap, proxy_environment
 from comparison.hostlab.fake_model import FakeModel, Script
-from comparison.probes.processes.process_tree import end_tree, new_mark
+from comparison.probes.processes.process_tree import end_group
 
 RECORDER = Path(__file__).resolve().parent / "recorder.py"
 RUN_TIMEOUT = 90.0
@@ -163,10 +163,6 @@ def run(
             env = {name: os.environ[name] for name in PASSED if name in os.environ}
             env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
             env |= {**proxy_environment(trap.url), **launch.env}
-            # A host may leave a daemon behind in a session of its own (Cline's hub daemon did, for
-            # hours); the mark finds it when the run's processes are ended.
-            mark = new_mark()
-            env |= mark
             (home / "tmp").mkdir(exist_ok=True)
             context.project.mkdir(exist_ok=True)
             trace = home / "connects.trace"
@@ -187,9 +183,9 @@ def run(
                 out, err = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 timed_out = True
-                end_tree(process, mark)
+                end_group(process)
                 out, err = process.communicate(timeout=10)
-            end_tree(process, mark)
+            end_group(process)
             seconds = time.monotonic() - started
             return RunRecord(
                 host=adapter.key,
