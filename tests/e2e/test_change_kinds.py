@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
@@ -24,9 +23,9 @@ from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
 from language.vocabulary import REVISIONS
 from language.vocabulary import ProbeVerdict as V
-from tests.support.relay_targets import relay_target
+from tests.support.relay_targets import RELAY, relay_target
 
-HERE = Path(__file__).resolve().parents[1] / "support"
+HERE = RELAY.parent  # the relays the tests use, in tests/support
 PROJECT = HERE.parents[1]
 FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 ALL = [str(revision) for revision in REVISIONS]

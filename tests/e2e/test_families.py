@@ -6,7 +6,6 @@ verdict, the finding and the message it concerns; the relay that changes nothing
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,8 @@ from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import REVISIONS, ProbeVerdict
+from tests.support.relay_targets import RELAY
 
-RELAY = Path(__file__).resolve().parents[1] / "support" / "relay.py"
 FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
 AS_EXPECTED, LOST, REFUSED, CHANGED = (

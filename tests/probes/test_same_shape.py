@@ -18,8 +18,9 @@ from comparison.probes.run.runner import (
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import ProbeVerdict as V
-from tests.e2e.test_change_kinds import HERE, through_stdio_relay
-from tests.e2e.test_families import FIXTURE_STDIO
+from tests.e2e.test_change_kinds import through_stdio_relay
+from tests.support.processes import FIXTURE_STDIO
+from tests.support.relay_targets import RELAY
 
 REVISION = "2025-06-18"
 KEYS = ["progress", "logging", "ask-sampling", "text"]
@@ -57,7 +58,7 @@ def test_a_loss_the_fixture_alone_does_not_have_stays_the_proxys_and_says_it_was
 
 
 def lossy_stdio_relay() -> TargetSpec:
-    relay = [sys.executable, str(HERE / "relay.py"), "--lose", "notifications", "--", *FIXTURE_STDIO]
+    relay = [sys.executable, str(RELAY), "--lose", "notifications", "--", *FIXTURE_STDIO]
     return TargetSpec("relay losing notifications", "stdio", command=relay, upstream="fixture")
 
 
