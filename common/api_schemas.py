@@ -25,6 +25,10 @@ class Error(Open):
     status: int
 
 
+#: What every read that names one thing may answer besides its own shape.
+NOT_FOUND = {404: Error}
+
+
 class Choices(Error):
     choices: list[dict[str, Any]]
 

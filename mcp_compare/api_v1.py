@@ -3,8 +3,9 @@
 in common, registers and comparison), and the interactive docs at `/api/v1/docs/` are served
 from the project's own static files.
 
-Reads are the pages' data (the views in registers.api, comparison.api.reads and comparison.api.lab
-answer them, cached like the pages). Writes (api_writes) take a per-user API token
+Reads are the pages' data, each declared beside its page (the routers of registers.api,
+evidence.api, comparison.api.reads and comparison.api.lab, cached like the pages); this module
+holds the document, its errors and the index. Writes (comparison.api.writes) take a per-user API token
 (`Authorization: Bearer mcpc_…`) or a logged-in session with its CSRF token, and the permissions
 the pages ask for."""
 
@@ -12,33 +13,30 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from ninja import NinjaAPI, Query, Schema
+from django.views.decorators.http import require_safe
+from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
-from pydantic import Field, create_model
 
 from common import api_schemas as out
 from common.http import api_json
-from common.path_ids import known_text
 from comparison.api import lab as lab_api
 from comparison.api import reads as probe_api
-from comparison.api import schemas as probe_out
 from comparison.api import writes as api_writes
 from comparison.probes.run.upload_check import strict_json
 from evidence import api as evidence_api
 from registers import api as register_api
-from registers import api_schemas as register_out
-from registers.core.rowfilter import SINGLE_PARAMETERS
 
 
 class PublishedOperationIds(NinjaAPI):
     """Operation ids are part of the published document (client generators name methods after
     them): the reads keep the ids they were published under, from when this module was
-    comparison.api_v1, now that it lives in the project."""
+    comparison.api_v1 (named after their URLs), now that each app holds its own."""
 
     def get_openapi_operation_id(self, operation) -> str:
-        operation_id = super().get_openapi_operation_id(operation)
-        return operation_id.replace("mcp_compare_api_v1_", "comparison_api_v1_", 1)
+        if operation.methods == ["GET"]:
+            return f"comparison_api_v1_{operation.url_name}"
+        return super().get_openapi_operation_id(operation)
 
     def get_openapi_schema(self, *args, **kwargs):
         """The upload's body is validated by the code that stores it (so a departure is a 400 that
@@ -69,7 +67,6 @@ api = PublishedOperationIds(
     docs_url="/docs/",
     parser=StrictJsonParser(),
 )
-ERRORS = {404: out.Error}
 
 
 def _error(request, message: str, status: int):
@@ -104,135 +101,44 @@ def _invalid(request, exc):
     return _error(request, f"invalid request: {where}"[:2000], 422)
 
 
-#: The row list's filters, one optional string per parameter the filter reads
-#: (registers.core.rowfilter), so the document follows the filters; unknown values are dropped and
-#: listed under `ignored`, never a 422.
-RowFilterQuery = create_model(
-    "RowFilterQuery",
-    __base__=Schema,
-    registers=(list[str], Field(default_factory=list, alias="register")),
-    page=(str, ""),
-    **{name: (str, "") for name in SINGLE_PARAMETERS},
-)
+#: The index's list of endpoints, reads and writes.
+ENDPOINTS = {
+    "registers": "/api/v1/registers/",
+    "register": "/api/v1/registers/<slug>/",
+    "rows": "/api/v1/rows/?<the row list's filters>&page=N",
+    "row": "/api/v1/rows/<row id>/",
+    "disagreements": "/api/v1/disagreements/?page=N",
+    "targets": "/api/v1/targets/",
+    "target": "/api/v1/targets/<id>/",
+    "runs": "/api/v1/runs/?target=<id>&page=N",
+    "run": "/api/v1/runs/<id>/",
+    "result": "/api/v1/results/<id>/",
+    "compare": "/api/v1/compare/?run=A&run=B",
+    "hosts": "/api/v1/hosts/?host=<key>&chip=<chip>",
+    "lab_host": "/api/v1/hosts/<key>/",
+    "lab_feature": "/api/v1/hosts/features/<feature>/",
+    "compare_hosts": "/api/v1/hosts/compare/?a=<key>&b=<key>",
+    "lab_observation": "/api/v1/hosts/observations/<id>/",
+    "openapi": "/api/v1/openapi.json",
+    "docs": "/api/v1/docs/",
+    "create_target": "POST /api/v1/targets/",
+    "edit_target": "PATCH /api/v1/targets/<id>/",
+    "start_run": "POST /api/v1/runs/",
+    "cancel_run": "POST /api/v1/runs/<id>/cancel/",
+    "upload_run": "POST /api/v1/runs/upload/?target=<name>",
+}
 
 
 @api.get("/", response=out.Index, url_name="index", tags=["index"], summary="The endpoints")
+@require_safe
 def index(request):
-    return register_api.index(request)
+    return api_json({"version": 1, "read_only": False, "endpoints": ENDPOINTS})
 
 
-@api.get("/registers/", response=register_out.RegistersOut, url_name="registers", tags=["registers"])
-def registers(request):
-    return register_api.registers(request)
-
-
-@api.get(
-    "/registers/{slug}/", response={200: register_out.RegisterOut, **ERRORS}, url_name="register", tags=["registers"]
-)
-def register(request, slug: str):
-    return register_api.register(request, known_text(slug))
-
-
-@api.get(
-    "/registers/{slug}/proposals/",
-    response={200: register_out.ProposalsOut, 409: out.Open, **ERRORS},
-    url_name="register_proposals",
-    tags=["registers"],
-)
-def register_proposals(request, slug: str):
-    return register_api.proposals(request, known_text(slug))
-
-
-@api.get("/rows/", response={200: register_out.RowsOut, **ERRORS}, url_name="rows", tags=["registers"])
-def rows(request, filters: Query[RowFilterQuery]):
-    return register_api.rows(request)
-
-
-@api.get(
-    "/rows/{row_id}/",
-    response={200: register_out.RowOut, 300: out.Choices, **ERRORS},
-    url_name="row",
-    tags=["registers"],
-)
-def row(request, row_id: str):
-    return register_api.row(request, known_text(row_id))
-
-
-@api.get("/disagreements/", response={200: out.Paged, **ERRORS}, url_name="disagreements", tags=["registers"])
-def disagreements(request, page: str = ""):
-    return evidence_api.disagreements(request)
-
-
-@api.get("/targets/", response=probe_out.TargetsOut, url_name="targets", tags=["probes"])
-def targets(request):
-    return probe_api.targets(request)
-
-
-@api.get("/targets/{pk:pk}/", response={200: probe_out.TargetOut, **ERRORS}, url_name="target", tags=["probes"])
-def target(request, pk: int):
-    return probe_api.target(request, pk)
-
-
-@api.get("/runs/", response={200: probe_out.RunsOut, **ERRORS}, url_name="runs", tags=["probes"])
-def runs(request, target: str = "", page: str = ""):
-    return probe_api.runs(request)
-
-
-@api.get("/runs/{pk:pk}/", response={200: probe_out.RunOut, **ERRORS}, url_name="run", tags=["probes"])
-def run(request, pk: int):
-    return probe_api.run(request, pk)
-
-
-@api.get("/runs/{pk:pk}/grid/", response={200: probe_out.GridOut, **ERRORS}, url_name="run_grid", tags=["probes"])
-def run_grid(request, pk: int, pair: str = "", against: str = ""):
-    return probe_api.run_grid(request, pk)
-
-
-@api.get("/results/{pk:pk}/", response={200: probe_out.ResultOut, **ERRORS}, url_name="result", tags=["probes"])
-def result(request, pk: int):
-    return probe_api.result(request, pk)
-
-
-@api.get("/compare/", response={200: probe_out.CompareOut, **ERRORS}, url_name="compare", tags=["probes"])
-def compare(request, run: Query[list[str]] = None):
-    return probe_api.compare(request)
-
-
-@api.get("/hosts/", response=probe_out.LabOut, url_name="hosts", tags=["hosts"])
-def hosts(request, host: str = "", chip: str = ""):
-    return lab_api.hosts(request)
-
-
-@api.get(
-    "/hosts/compare/",
-    response={200: probe_out.LabOut, 400: out.Open, **ERRORS},
-    url_name="compare_hosts",
-    tags=["hosts"],
-)
-def compare_hosts(request, a: str = "", b: str = ""):
-    return lab_api.compare(request)
-
-
-@api.get(
-    "/hosts/features/{feature}/", response={200: probe_out.LabOut, **ERRORS}, url_name="lab_feature", tags=["hosts"]
-)
-def lab_feature(request, feature: str):
-    return lab_api.feature(request, known_text(feature))
-
-
-@api.get(
-    "/hosts/observations/{pk:pk}/",
-    response={200: probe_out.LabOut, **ERRORS},
-    url_name="lab_observation",
-    tags=["hosts"],
-)
-def lab_observation(request, pk: int):
-    return lab_api.observation(request, pk)
-
-
-@api.get("/hosts/{key}/", response={200: probe_out.LabOut, **ERRORS}, url_name="lab_host", tags=["hosts"])
-def lab_host(request, key: str):
-    return lab_api.host(request, known_text(key))
-
-
-api_writes.register(api)
+# Each app's reads beside their pages, the writes on the probe reads' router (they share paths);
+# this order is the document's.
+api_writes.register(probe_api.router)
+api.add_router("", register_api.router)
+api.add_router("", evidence_api.router)
+api.add_router("", probe_api.router)
+api.add_router("", lab_api.router)

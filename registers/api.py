@@ -1,8 +1,6 @@
 """The read-only JSON API's register side (`/api/v1/registers/`, `/rows/`, `/disagreements/`):
 what the pages show, as data, with the row list's filters. Reads only; cached like the pages."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -11,16 +9,22 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_safe
+from ninja import Query, Router
 
+from common import api_schemas as out
 from common.http import api_json, page_or_404
 from common.pagecache import cached_page
+from common.path_ids import known_text
 from comparison.hosts.agreement import row_host_views
 from evidence import lab_findings, probe_findings, row_evidence
 from evidence.rules.latest_verdicts import LatestVerdicts
+from registers import api_schemas as register_out
 from registers import exporting, filters, selectors
 from registers.core import rowcompare
 from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row
 
+#: The register side's operations on the API's document (mcp_compare.api_v1 mounts it).
+router = Router()
 API_PAGE_SIZE = 100
 CITATION_FIELDS = ("order", "raw", "kind", "path", "line_start", "line_end", "quote", "web_url", "verdict")
 
@@ -72,9 +76,56 @@ def _rows(pks: list[int]) -> list[Row]:
     return [found[pk] for pk in pks if pk in found]
 
 
+@router.get("/registers/", response=register_out.RegistersOut, url_name="registers", tags=["registers"])
 @require_safe
 @cached_page(users_share=True)
-def rows(request):
+def registers(request):
+    found = [
+        exporting.register_dict(r) | {"rows": r.row_count, "url": r.get_absolute_url()}
+        for r in selectors.register_list()
+    ]
+    return api_json({"registers": found})
+
+
+@router.get(
+    "/registers/{slug}/",
+    response={200: register_out.RegisterOut, **out.NOT_FOUND},
+    url_name="register",
+    tags=["registers"],
+)
+@require_safe
+@cached_page(users_share=True)
+def register(request, slug: str):
+    found = get_object_or_404(Register, slug=known_text(slug))
+    rows_url = reverse("api:rows") + f"?register={found.slug}"
+    ids = list(found.rows.order_by("order").values_list("row_id", flat=True))
+    return api_json(
+        exporting.register_dict(found) | {"row_ids": ids, "rows_url": rows_url, "url": found.get_absolute_url()}
+    )
+
+
+@router.get(
+    "/registers/{slug}/proposals/",
+    response={200: register_out.ProposalsOut, 409: out.Open, **out.NOT_FOUND},
+    url_name="register_proposals",
+    tags=["registers"],
+)
+@require_safe
+@cached_page(users_share=True)
+def register_proposals(request, slug: str):
+    """The edits the register's evidence decides, each with its evidence, and the rows that need a
+    person; `patch` is the unified diff of its text as loaded."""
+    context = selectors.proposals_page(known_text(slug))
+    found = context["proposals"]
+    if found is None:
+        return api_json({"register": context["register"].slug, "error": context["error"]}, 409)
+    return api_json(found.as_dict() | {"patch": found.patch(), "page": f"/registers/{found.register.slug}/proposals/"})
+
+
+@router.get("/rows/", response={200: register_out.RowsOut, **out.NOT_FOUND}, url_name="rows", tags=["registers"])
+@require_safe
+@cached_page(users_share=True)
+def rows(request, query: Query[register_out.RowFilterQuery]):
     """`/api/v1/rows/?<the row list's filters>&page=N`: 100 rows a page, in the list's order."""
     filtered = filters.run(filters.parse(request.GET))
     page = page_or_404(Paginator(filtered.pks, API_PAGE_SIZE), request.GET.get("page"))
@@ -100,10 +151,16 @@ def rows(request):
     )
 
 
+@router.get(
+    "/rows/{row_id}/",
+    response={200: register_out.RowOut, 300: out.Choices, **out.NOT_FOUND},
+    url_name="row",
+    tags=["registers"],
+)
 @require_safe
 @cached_page(users_share=True)
 def row(request, row_id: str):
-    found = selectors.rows_by_id(row_id)
+    found = selectors.rows_by_id(known_text(row_id))
     if not found:
         raise Http404(f"No loaded register has a row {row_id}.")
     if len(found) > 1:
@@ -125,68 +182,3 @@ def row(request, row_id: str):
 
 def _evidence(item) -> dict[str, Any]:
     return {"claim": item.claim, "verdict": item.verdict, "sources": [s.as_dict() for s in item.sources]}
-
-
-@require_safe
-@cached_page(users_share=True)
-def registers(request):
-    found = [
-        exporting.register_dict(r) | {"rows": r.row_count, "url": r.get_absolute_url()}
-        for r in selectors.register_list()
-    ]
-    return api_json({"registers": found})
-
-
-@require_safe
-@cached_page(users_share=True)
-def register(request, slug: str):
-    found = get_object_or_404(Register, slug=slug)
-    rows_url = reverse("api:rows") + f"?register={found.slug}"
-    ids = list(found.rows.order_by("order").values_list("row_id", flat=True))
-    return api_json(
-        exporting.register_dict(found) | {"row_ids": ids, "rows_url": rows_url, "url": found.get_absolute_url()}
-    )
-
-
-@require_safe
-@cached_page(users_share=True)
-def proposals(request, slug: str):
-    """The edits the register's evidence decides, each with its evidence, and the rows that need a
-    person; `patch` is the unified diff of its text as loaded."""
-    context = selectors.proposals_page(slug)
-    found = context["proposals"]
-    if found is None:
-        return api_json({"register": context["register"].slug, "error": context["error"]}, 409)
-    return api_json(found.as_dict() | {"patch": found.patch(), "page": f"/registers/{found.register.slug}/proposals/"})
-
-
-ENDPOINTS = {
-    "registers": "/api/v1/registers/",
-    "register": "/api/v1/registers/<slug>/",
-    "rows": "/api/v1/rows/?<the row list's filters>&page=N",
-    "row": "/api/v1/rows/<row id>/",
-    "disagreements": "/api/v1/disagreements/?page=N",
-    "targets": "/api/v1/targets/",
-    "target": "/api/v1/targets/<id>/",
-    "runs": "/api/v1/runs/?target=<id>&page=N",
-    "run": "/api/v1/runs/<id>/",
-    "result": "/api/v1/results/<id>/",
-    "compare": "/api/v1/compare/?run=A&run=B",
-    "hosts": "/api/v1/hosts/?host=<key>&chip=<chip>",
-    "lab_host": "/api/v1/hosts/<key>/",
-    "lab_feature": "/api/v1/hosts/features/<feature>/",
-    "compare_hosts": "/api/v1/hosts/compare/?a=<key>&b=<key>",
-    "lab_observation": "/api/v1/hosts/observations/<id>/",
-    "openapi": "/api/v1/openapi.json",
-    "docs": "/api/v1/docs/",
-    "create_target": "POST /api/v1/targets/",
-    "edit_target": "PATCH /api/v1/targets/<id>/",
-    "start_run": "POST /api/v1/runs/",
-    "cancel_run": "POST /api/v1/runs/<id>/cancel/",
-    "upload_run": "POST /api/v1/runs/upload/?target=<name>",
-}
-
-
-@require_safe
-def index(request):
-    return api_json({"version": 1, "read_only": False, "endpoints": ENDPOINTS})

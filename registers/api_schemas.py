@@ -5,9 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from ninja import Schema
+from pydantic import Field, create_model
 
 from common.api_schemas import Open, Paged
+from registers.core.rowfilter import SINGLE_PARAMETERS
+
+#: The row list's filters, one optional string per parameter the filter reads
+#: (registers.core.rowfilter), so the document follows the filters; unknown values are dropped and
+#: listed under `ignored`, never a 422.
+RowFilterQuery = create_model(
+    "RowFilterQuery",
+    __base__=Schema,
+    registers=(list[str], Field(default_factory=list, alias="register")),
+    page=(str, ""),
+    **{name: (str, "") for name in SINGLE_PARAMETERS},
+)
 
 
 class RegistersOut(Open):

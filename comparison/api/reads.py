@@ -2,18 +2,19 @@
 what the probe pages show, as data. Credentials never: header names only, URLs and commands as
 the pages show them, exchanges as stored (masked when they were saved). Reads only."""
 
-from __future__ import annotations
-
 from collections import Counter
 from typing import Any
 
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
+from ninja import Query, Router
 
+from common.api_schemas import NOT_FOUND
 from common.busy import expensive
 from common.http import api_json, ids_or_404, int_param, page_or_404
 from common.pagecache import cached_page
+from comparison.api import schemas as probe_out
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.probes.conformance import conformance
 from comparison.selectors import compare as compare_selectors
@@ -23,6 +24,8 @@ from comparison.selectors import runs as selectors
 from comparison.selectors.stored_inputs import stored_runs_version
 from language.vocabulary import PROBE_VERDICTS
 
+#: The probe side's operations on the API's document (mcp_compare.api_v1 mounts it).
+router = Router(tags=["probes"])
 RUNS_PAGE_SIZE = 50
 
 
@@ -94,33 +97,37 @@ def _conformance(run: ProbeRun) -> dict[str, Any] | None:
     }
 
 
+@router.get("/targets/", response=probe_out.TargetsOut, url_name="targets")
 @require_safe
 @cached_page(users_share=True)
 def targets(request):
     return api_json({"targets": [target_dict(target) for target in ProbeTarget.objects.all()]})
 
 
+@router.get("/targets/{pk:pk}/", response={200: probe_out.TargetOut, **NOT_FOUND}, url_name="target")
 @require_safe
 @cached_page(users_share=True)
 def target(request, pk: int):
     return api_json(target_dict(get_object_or_404(ProbeTarget, pk=pk)))
 
 
+@router.get("/runs/", response={200: probe_out.RunsOut, **NOT_FOUND}, url_name="runs")
 @require_safe
 @cached_page(users_share=True)
-def runs(request):
+def runs(request, target: str = "", page: str = ""):
     """`/api/v1/runs/?target=ID&page=N`, newest first, 50 a page."""
     found = ProbeRun.objects.select_related("target").order_by("-pk")
     if (target_id := int_param(request.GET.get("target"))) is not None:
         found = found.filter(target_id=target_id)
-    page = page_or_404(Paginator(found, RUNS_PAGE_SIZE), request.GET.get("page"))
-    cells = selectors.run_cells([run.pk for run in page.object_list])
-    data = [run_dict(run, cells[run.pk]) for run in page.object_list]
+    shown = page_or_404(Paginator(found, RUNS_PAGE_SIZE), request.GET.get("page"))
+    cells = selectors.run_cells([run.pk for run in shown.object_list])
+    data = [run_dict(run, cells[run.pk]) for run in shown.object_list]
     return api_json(
-        {"count": page.paginator.count, "page": page.number, "pages": page.paginator.num_pages, "runs": data}
+        {"count": shown.paginator.count, "page": shown.number, "pages": shown.paginator.num_pages, "runs": data}
     )
 
 
+@router.get("/runs/{pk:pk}/", response={200: probe_out.RunOut, **NOT_FOUND}, url_name="run")
 @require_safe
 @cached_page(users_share=True)
 def run(request, pk: int):
@@ -143,9 +150,10 @@ def run(request, pk: int):
     return api_json(data)
 
 
+@router.get("/runs/{pk:pk}/grid/", response={200: probe_out.GridOut, **NOT_FOUND}, url_name="run_grid")
 @require_safe
 @cached_page(users_share=True)
-def run_grid(request, pk: int):
+def run_grid(request, pk: int, pair: str = "", against: str = ""):
     """The run's cross-era grid: every (client revision, upstream revision) pair, its reading, its
     share of scenarios that survived, the rule the revisions give it with citations, and each
     pair's results; the page's parameters: `?pair=CLIENT/UPSTREAM` (that pair only) and
@@ -175,6 +183,7 @@ RESULT_FIELDS = (
 )  # fmt: skip
 
 
+@router.get("/results/{pk:pk}/", response={200: probe_out.ResultOut, **NOT_FOUND}, url_name="result")
 @require_safe
 @cached_page(users_share=True)
 def result(request, pk: int):
@@ -185,10 +194,11 @@ def result(request, pk: int):
     return api_json(data | {"page": found.get_absolute_url()})
 
 
+@router.get("/compare/", response={200: probe_out.CompareOut, **NOT_FOUND}, url_name="compare")
 @require_safe
 @cached_page(users_share=True, version=stored_runs_version)
 @expensive
-def compare(request):
+def compare(request, run: Query[list[str]] = None):
     """`/api/v1/compare/?run=A&run=B…`: the comparison page's data."""
     ids = ids_or_404(request.GET.getlist("run"), "run")
     return api_json(compare_selectors.runs_compared(ids).as_dict())

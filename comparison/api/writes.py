@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404
-from ninja import NinjaAPI
+from ninja import Router
 from ninja.security import HttpBearer, SessionAuth
 
 from common.api_schemas import Error
@@ -95,15 +95,16 @@ def _refusal(error: ValidationError | UploadError | RunRefused | str, status: in
     return api_json({"error": message[:2000], "status": status}, status)
 
 
-def register(api: NinjaAPI) -> None:
-    """The writes, on the API's document: targets, runs, uploads."""
-    _target_writes(api)
-    _run_writes(api)
-    _upload_writes(api)
+def register(router: Router) -> None:
+    """The writes, on the router of the probe reads that share their paths (`/targets/`, `/runs/`),
+    where Django's URL resolver finds both methods: targets, runs, uploads."""
+    _target_writes(router)
+    _run_writes(router)
+    _upload_writes(router)
 
 
-def _target_writes(api: NinjaAPI) -> None:
-    @api.post("/targets/", auth=WRITE_AUTH, response={201: out.TargetOut, **REFUSALS}, tags=["writes"])
+def _target_writes(router: Router) -> None:
+    @router.post("/targets/", auth=WRITE_AUTH, response={201: out.TargetOut, **REFUSALS}, tags=["writes"])
     def create_target(request, body: out.TargetIn):
         """A new probe target (needs `comparison.add_probetarget`, as in the admin)."""
         user = _user(request, "comparison.add_probetarget", SCOPE_TARGETS)
@@ -116,7 +117,7 @@ def _target_writes(api: NinjaAPI) -> None:
         target.save()
         return api_json(probe_api.target_dict(target), 201)
 
-    @api.patch("/targets/{pk:pk}/", auth=WRITE_AUTH, response={200: out.TargetOut, **REFUSALS}, tags=["writes"])
+    @router.patch("/targets/{pk:pk}/", auth=WRITE_AUTH, response={200: out.TargetOut, **REFUSALS}, tags=["writes"])
     def edit_target(request, pk: int, body: out.TargetPatch):
         """Change a target's fields (needs `comparison.change_probetarget`); the built-in one is fixed."""
         target = get_object_or_404(ProbeTarget, pk=pk)
@@ -139,8 +140,8 @@ def _target_writes(api: NinjaAPI) -> None:
         return api_json(probe_api.target_dict(target))
 
 
-def _run_writes(api: NinjaAPI) -> None:
-    @api.post("/runs/", auth=WRITE_AUTH, response={201: out.RunOut, **REFUSALS}, tags=["writes"])
+def _run_writes(router: Router) -> None:
+    @router.post("/runs/", auth=WRITE_AUTH, response={201: out.RunOut, **REFUSALS}, tags=["writes"])
     def start(request, body: out.RunIn):
         """Queue a run of a target (needs `comparison.run_probe`, as the page's Run button)."""
         target = get_object_or_404(ProbeTarget, pk=known_pk(body.target))
@@ -159,7 +160,7 @@ def _run_writes(api: NinjaAPI) -> None:
             return _refusal(refused, 409)
         return api_json(probe_api.run_dict(run, []), 201)
 
-    @api.post("/runs/{pk:pk}/cancel/", auth=WRITE_AUTH, response={200: out.CancelOut, **REFUSALS}, tags=["writes"])
+    @router.post("/runs/{pk:pk}/cancel/", auth=WRITE_AUTH, response={200: out.CancelOut, **REFUSALS}, tags=["writes"])
     def cancel(request, pk: int):
         """End a queued or running run (needs `comparison.run_probe`); a run already ended stays as it was."""
         run = get_object_or_404(ProbeRun, pk=pk)
@@ -169,8 +170,8 @@ def _run_writes(api: NinjaAPI) -> None:
         return api_json({"run": run.pk, "cancelled": cancelled, "status": run.status})
 
 
-def _upload_writes(api: NinjaAPI) -> None:
-    @api.post(
+def _upload_writes(router: Router) -> None:
+    @router.post(
         "/runs/upload/",
         auth=WRITE_AUTH,
         response={200: out.RunOut, 201: out.RunOut, **REFUSALS},

@@ -15,9 +15,10 @@ from comparison.models import ProbeRun
 RUN_PARAMETERS = ("run", "against")
 
 
-def stored_runs_version(request, pk: int | None = None) -> str | None:
+def stored_runs_version(request, pk: int | None = None, **_query_parameters) -> str | None:
     """The version of a page about run `pk` and the runs its query names; None (the data version)
-    when one of them is active or missing, or none is named."""
+    when one of them is active or missing, or none is named. (The API's reads are also handed their
+    query parameters as arguments; the runs are read from the query string, as for the pages.)"""
     ids = {pk} if pk is not None else set()
     for name in RUN_PARAMETERS:
         ids.update(found for found in map(int_param, request.GET.getlist(name)) if found is not None)
