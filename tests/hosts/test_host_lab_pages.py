@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -314,3 +315,16 @@ def test_a_target_page_shows_what_each_host_saw_through_it(client, observed):
     side = client.get(f"/hosts/observations/{via_row.pk}/").content.decode()
     assert 'id="side-by-side"' in side
     assert "image image/png, 70 bytes" in side
+
+
+@pytest.mark.django_db
+def test_a_queued_sweep_answers_in_json_when_asked(settings, capsys):
+    """Issue 52, a newcomer's item 8."""
+    from comparison.models.lab import HostReleases
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}  # queued, not run at once
+    HostReleases.objects.create(host="opencode", package="opencode-ai", versions=["1.0.1", "1.0.2", "1.0.3"])
+    call_command("host_lab", "--host", "opencode", "--versions", "latest:2", "--enqueue", "--json")
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["versions"] == ["1.0.2", "1.0.3"]
+    assert printed["queued"] is True

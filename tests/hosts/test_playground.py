@@ -128,3 +128,18 @@ def test_row_page_shows_model_views_and_agreement(loaded, client):
     assert "Measured against the real host" in ct14
     assert "bare zod issue list" in ct14
     assert "What each host makes of it" not in client.get("/registers/content-types/CT-06/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_playground_says_every_host_drops_an_errors_image(client):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    image = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+    result = {"isError": True, "content": [{"type": "text", "text": "bad"}, image]}
+    html = client.post("/playground/", {"result": json.dumps(result), "provider": "anthropic"}).content.decode()
+    sections = html.split("data-host-path=")[1:]
+    said = {section.split('"')[1]: "non-text blocks of the error" in section for section in sections}
+    assert {path for path, says in said.items() if not says} <= {"lootbox", "mcpx"}, said
+    assert said["opencode-v2"]
+    assert said["cloudflare"]
+    assert said["opencode-v1-codemode"]
+    assert "image lost" in html

@@ -9,8 +9,11 @@ import re
 
 import pytest
 
+from comparison.services.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from registers.models import Row
 from tests.registers.test_reports import body
+from tests.support.relay_targets import relay_target
 
 pytestmark = pytest.mark.django_db
 REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
@@ -121,3 +124,66 @@ def test_a_compare_page_costs_the_same_queries_as_any_list_page(loaded, client, 
     with CaptureQueriesContext(connection) as compared:
         client.get("/?revision=2025-03-26&vs_revision=2025-06-18&host=opencode-v1&vs_host=opencode-v2")
     assert len(compared) == len(plain)
+
+
+@pytest.mark.django_db
+def test_the_comparison_leads_with_its_summary_and_lists_only_what_differs(client):
+    """Issue 26, a first-time user's row 6."""
+    from comparison.selectors.compare import SCENARIO_TITLES
+
+    built_in = ensure_builtin_target()
+    scenarios = ["is-error", "rpc-error"]
+    direct = start_run(target=built_in, revisions=["2025-06-18"], scenarios=scenarios)
+    relayed = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=scenarios)
+    url = f"/probes/compare/?run={direct.pk}&run={relayed.pk}"
+    html = client.get(url).content.decode()
+    assert html.index('id="summary-h"') < html.index('id="charts-h"') < html.index('id="cells-h"')
+    cells = html[html.index('id="compare-cells"') :]
+    title = SCENARIO_TITLES["is-error"]
+    assert f"<td>{title} <code>is-error</code></td>" in cells, "named as the run page names it"
+    assert "<code>rpc-error</code>" not in cells, "both runs agree on it: not listed by default"
+    assert "1 of 2 scenario × revision cells: the cells that differ" in html
+    assert 'href="?run=' in html
+    assert "Show every cell" in html
+    assert "a bar on the left: the runs' verdicts differ on this line" in html
+    every = client.get(url + "&only=all").content.decode()
+    assert "<code>rpc-error</code>" in every[every.index('id="compare-cells"') :]
+    assert "Show every cell" not in every
+    for run in (direct, relayed):
+        assert f'<input type="checkbox" name="run" value="{run.pk}" checked>' in html, (
+            "runs are ticked, not Ctrl-clicked"
+        )
+    assert 'multiple size="6"' not in html
+
+
+@pytest.mark.django_db
+def test_compare_runs_side_by_side_opens_the_picker_with_nothing_chosen(client):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
+    probes = client.get("/probes/").content.decode()
+    assert 'href="/probes/compare/?run="' in probes
+    picker = client.get("/probes/compare/?run=")
+    assert picker.status_code == 200
+    html = picker.content.decode()
+    assert 'id="compare-many-form"' in html
+    assert f'value="{run.pk}"' in html, "the runs to choose from"
+    assert client.get("/probes/compare/?run=x").status_code == 404, "a value that is not a number still says so"
+
+
+@pytest.mark.django_db
+def test_runs_compared_side_by_side_say_what_each_target_said_it_was(client):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    from comparison.models import ProbeRun
+
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    ProbeRun.objects.filter(pk=second.pk).update(server_identity="mcp-compare-fixture 0.9.0")
+    query = f"run={first.pk}&run={second.pk}"
+    html = client.get(f"/probes/compare/?{query}").content.decode()
+    assert "said: mcp-compare-fixture 1.0.0" in html
+    assert "said: mcp-compare-fixture 0.9.0" in html
+    columns = client.get(f"/api/v1/compare/?{query}").json()["runs"]
+    assert [c["identity"] for c in columns] == ["mcp-compare-fixture 1.0.0", "mcp-compare-fixture 0.9.0"]
+    markdown = client.get(f"/probes/compare/?{query}&format=md").content.decode()
+    assert f"#{second.pk} {target.name} (mcp-compare-fixture 0.9.0)" in markdown

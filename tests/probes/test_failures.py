@@ -13,9 +13,11 @@ from django.core.management import call_command
 from comparison.core import envelope, failures
 from comparison.core.envelope import find_envelope
 from comparison.core.failures import Observation, profiles, raw_observation, score
+from comparison.models import ProbeTarget
 from comparison.probes.fixture.fixture_content import ENVELOPE
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
+from comparison.tasks import start_run
 from tests.support.processes import FIXTURE_STDIO, free_port, mcp_proxy_command, server
 
 
@@ -180,3 +182,18 @@ def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
     typed_policy = next(p for p in rpc.dpcter if p["consumer"] == "proxy output")["typed"]["P"]
     assert typed_policy == {"yes": False, "evidence": "no typed policy"}
     assert before["D"].typed == after["D"].typed, "Detection survives as isError"
+
+
+def envelope_target(policy: str) -> ProbeTarget:
+    command = [sys.executable, "-m", "tests.support.stubborn", "--stdio", "--envelope", policy]
+    return ProbeTarget.objects.create(name=f"envelope {policy}", transport="stdio", command=command)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("named", "shown"), [("reboot-the-moon", "escalate"), ("retry", "retry"), ("-", "escalate")])
+def test_an_envelope_that_names_an_unknown_policy_is_read_as_escalate(client, named, shown):
+    """Issue 22: The failure-gap article's fail-closed rule: a policy the product does not know escalates."""
+    run = start_run(target=envelope_target(named), revisions=["2025-06-18"], scenarios=["auth-failure"])
+    page = client.get(f"/probes/runs/{run.pk}/audit/", {"consumer": "proxy output", "coordinate": "P"})
+    text = page.content.decode()
+    assert f'<strong>{shown}</strong> <span class="muted">(from the envelope)</span>' in text, text[-3000:]

@@ -11,6 +11,8 @@ import pytest
 from comparison.hosts import change_kinds
 from comparison.probes.assessment import item_names, listing
 from comparison.probes.assessment.diffing import diff
+from comparison.services.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from language.vocabulary import ProbeVerdict as V
 from tests.e2e.test_change_kinds import cells, kinds, through_http_relay
 
@@ -79,3 +81,36 @@ def test_a_missing_item_is_a_loss_naming_it_and_a_rename_is_matched_by_its_field
     ]
     alike = {"result": {"tools": [{"name": "zz9", "description": "d1"}, {"name": "other", "description": "x"}]}}
     assert item_names.renames("tools/list", upstream, alike) == {"text": "zz9"}, "matched by its fields alone"
+
+
+@pytest.mark.django_db
+def test_a_run_records_what_the_target_said_it_is_and_the_target_page_groups_runs_by_it(client):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    from comparison.models import ProbeRun
+
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    first.refresh_from_db()
+    assert first.server_identity == "mcp-compare-fixture 1.0.0", "from the first answer's serverInfo"
+    assert "the target said it is" in client.get(first.get_absolute_url()).content.decode()
+    assert client.get(f"/api/v1/runs/{first.pk}/").json()["server_identity"] == "mcp-compare-fixture 1.0.0"
+    # A later run, as if the proxy had been rolled back and answered with another serverInfo.
+    older = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    ProbeRun.objects.filter(pk=older.pk).update(server_identity="mcp-compare-fixture 0.9.0")
+    html = client.get(target.get_absolute_url()).content.decode()
+    assert 'id="by-version"' in html
+    assert html.index("mcp-compare-fixture 0.9.0") < html.index("mcp-compare-fixture 1.0.0</th>"), "newest first"
+
+
+def test_runs_group_by_identity_newest_first_and_a_silent_target_is_named_so():
+    """A newcomer following the README (the 'ready for a team' report)."""
+    from comparison.core.version_groups import UNSAID, by_version
+
+    groups = by_version([(5, "proxy 2.0", "t5", (3, 4)), (4, "", "t4", (0, 0)), (3, "proxy 2.0", "t3", (1, 4)),
+                         (2, "proxy 1.0", "t2", (2, 2))])  # fmt: skip
+    assert [(g.identity, g.run_ids, g.percent) for g in groups] == [
+        ("proxy 2.0", [5, 3], 75.0),
+        (UNSAID, [4], None),
+        ("proxy 1.0", [2], 100.0),
+    ]
+    assert (groups[0].first_seen, groups[0].last_seen) == ("t3", "t5")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +188,23 @@ def test_the_admin_form_masks_a_launch_commands_secret_and_keeps_it_when_unchang
     assert target.launch == ["my-proxy", "--token", "s3cret-launch-value"], (
         "an unchanged masked value keeps the stored one"
     )
+
+
+def test_the_fixture_server_says_where_it_listens(tmp_path):
+    """Issue 26, a first-time user's row 15."""
+    from comparison.probes.processes.launch import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "fixture_server", "--port", str(port)],
+        cwd=Path(__file__).resolve().parents[2],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()
+        assert first.strip() == f"fixture MCP server: http://127.0.0.1:{port}/mcp (Ctrl-C stops it)"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -10,6 +10,7 @@ from django.test import Client
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
 from comparison.services.probing import RunRefused, ensure_builtin_target
 from comparison.tasks import start_run
+from tests.support.relay_targets import relay_target
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -381,3 +382,102 @@ def test_a_heartbeat_renews_the_lease_and_notices_a_run_that_stopped_being_its_o
         ProbeRun.objects.filter(pk=run.pk).update(status="cancelled")
         assert heartbeat.lost.wait(timeout=10), "the run is no longer running: the heartbeat says so"
     assert not heartbeat._thread.is_alive(), "the thread ended with the block"
+
+
+@pytest.mark.django_db
+def test_an_absent_field_says_absent_and_each_host_says_whether_it_was_affected(client):
+    """Issue 26, a first-time user's row 7."""
+    decorated = start_run(target=relay_target("decorate-lists"), revisions=["2025-06-18"], scenarios=["tools-list"])
+    assert decorated.status == "done", decorated.error
+    added = decorated.results.get(scenario="tools-list")
+    html = client.get(added.get_absolute_url()).content.decode()
+    diff_row = html[html.index("<code>result.tools[name=text].title</code>") :].split("</tr>")[0]
+    assert "<td>added</td>" in diff_row
+    assert '<span class="muted">absent</span>' in diff_row, 'the upstream sent no title: absent, never ""'
+
+    run = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["text", "is-error"])
+    assert run.status == "done", run.error
+    # `isError: false` where the upstream sent none is the schema's default: the same answer.
+    assert run.results.get(scenario="text").verdict == "as expected"
+    lost = run.results.get(scenario="is-error")
+    html = client.get(lost.get_absolute_url()).content.decode()
+    assert affected_hosts(html) == {host for host, same in lost.interop.items() if not same}
+    assert set(host_lines(html)) == set(lost.interop) - {"mcpx"}, "one line per scored host: the subject is none"
+    affected = affected_hosts(html)
+    assert {"opencode-v2", "claude-code", "gemini-cli"} <= affected, "a tool error turned success reaches the model"
+    # The lab measured Codex CLI and opencode dropping the flag: their models never saw it.
+    assert not {"codex", "opencode-v1"} & affected
+
+
+def host_lines(html: str) -> dict[str, str]:
+    block = html[html.index('class="host-lines"') :].split("</ul>")[0]
+    return {line.split('"')[1]: line for line in block.split("<li data-host=")[1:]}
+
+
+def affected_hosts(html: str) -> set[str]:
+    lines = host_lines(html)
+    for line in lines.values():
+        assert ("affected</strong>, gets something other" in line) != ("not affected</span>, gets what" in line)
+    return {host for host, line in lines.items() if "affected</strong>" in line}
+
+
+@pytest.mark.django_db
+def test_a_run_and_its_results_use_one_naming(client):
+    """Issue 26, a first-time user's row 15."""
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text"])
+    listed = client.get(f"/api/v1/runs/{run.pk}/").json()["results"][0]
+    detail = client.get(listed["url"]).json()
+    shared = {"scenario", "family", "requested_revision", "negotiated_revision", "verdict"}
+    assert shared <= set(listed)
+    assert {key: listed[key] for key in shared} == {key: detail[key] for key in shared}
+    assert not {"revision", "negotiated"} & set(listed)
+
+
+def test_the_run_page_names_the_cells_where_a_modelled_host_differs():
+    """Issue 52, a newcomer's item 3."""
+    run = start_run(target=relay_target("is-error"), revisions=["2025-06-18"], scenarios=["is-error", "text"])
+    assert run.status == "done", run.error
+    differing = run.results.get(scenario="is-error")
+    assert False in differing.interop.values(), "the relay turns the error flag: some host sees another result"
+    page = Client().get(run.get_absolute_url()).content.decode()
+    table = page.split('id="host-interop-table"', 1)[1].split("</table>", 1)[0]
+    assert f'<a href="/probes/results/{differing.pk}/"><code>is-error</code> @ 2025-06-18</a>' in table
+    same = [host for host, kept in differing.interop.items() if kept]
+    assert table.count("<code>is-error</code> @ 2025-06-18") == len(differing.interop) - len(same)
+
+
+def test_a_result_page_puts_what_the_proxy_did_first_and_counts_every_difference():
+    """Issue 52, a newcomer's item 4."""
+    run = start_run(target=relay_target("decorate-lists"), revisions=["2025-06-18"], scenarios=["tools-list"])
+    assert run.status == "done", run.error
+    result = run.results.get()
+    tools = len(result.exchanges[-1]["response"]["result"]["tools"])
+    assert len(result.diff) == 2 * tools > 40, "each tool gets _meta and a title: every change is kept"
+    page = Client().get(result.get_absolute_url()).content.decode()
+    did, hosts, table = (page.index(f'id="{h}"') for h in ("kinds-h", "hosts-h", "diff-h"))
+    assert did < table, "what the proxy did comes before the field-by-field table"
+    assert hosts < table, "and what each host would see too"
+    assert f"{len(result.diff)} differences from the fixture probed directly, of 2 kinds" in page
+    assert f"<code>result.tools[…]._meta</code> added <strong>× {tools}</strong>" in page
+    assert f"<summary>and {len(result.diff) - 40} more</summary>" in page
+    assert page.count("<tr><td><code>result.tools[name=") == len(result.diff)
+    from language.vocabulary import SCORED_HOSTS
+
+    affected = [host for host, kept in result.interop.items() if not kept and host in SCORED_HOSTS]
+    assert affected, "the decorations reach some host"
+    for host in affected:
+        assert f'<li data-host="{host}">' in page
+    api = Client().get(f"/api/v1/results/{result.pk}/").json()
+    assert len(api["diff"]) == len(result.diff)
+
+
+@pytest.mark.django_db
+def test_the_built_in_fixtures_own_run_says_its_invalid_cells_are_deliberate(client):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    from comparison.models import ProbeResult
+
+    run = start_run(target=ensure_builtin_target(), revisions=["2024-11-05"], scenarios=["text", "audio"])
+    assert ProbeResult.objects.filter(run=run, verdict="invalid for revision").exists()
+    html = client.get(run.get_absolute_url()).content.decode()
+    assert 'id="fixture-invalid-note"' in html
+    assert "on purpose" in html

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from comparison.models import ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.services.probing import ensure_builtin_target
-from comparison.tasks import arm, fire
+from comparison.tasks import arm, fire, start_run
 from tests.e2e.test_worker import wait_for
 from tests.support import lane_db
 from tests.support.processes import manage, running
@@ -143,7 +143,6 @@ def test_a_busy_target_skips_the_slot_and_a_disabled_schedule_does_nothing(db, d
 
 
 def test_the_target_and_run_pages_say_what_changed_since_the_last_run(db, client):
-    from comparison.tasks import start_run
 
     target = ensure_builtin_target()
     first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
@@ -297,3 +296,18 @@ def test_a_schedule_asking_for_a_grid_starts_grid_runs(db, deferring, admin_clie
     assert ProbeRun.objects.get(schedule=schedule).upstream_revisions == ["2024-11-05"]
     page = admin_client.get(f"/admin/comparison/probeschedule/{schedule.pk}/change/").content.decode()
     assert 'name="upstream_revisions"' in page
+
+
+@pytest.mark.django_db
+def test_the_schedule_form_ticks_revisions_and_scenarios(admin_client):
+    """Issue 26, a first-time user's row 15."""
+    target = ensure_builtin_target()
+    form = admin_client.get("/admin/comparison/probeschedule/add/").content.decode()
+    assert 'type="checkbox" name="revisions" value="2025-06-18"' in form
+    assert 'type="checkbox" name="scenarios" value="text"' in form
+    answer = admin_client.post(
+        "/admin/comparison/probeschedule/add/",
+        {"target": target.pk, "every_seconds": 3600, "revisions": ["2025-06-18", "2025-11-25"], "scenarios": ["text"]},
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    assert (target.schedule.revisions, target.schedule.scenarios) == (["2025-06-18", "2025-11-25"], ["text"])

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from registers.core.format import parse_register
 from registers.core.lint import lint_text
 from tests.conftest import SHIPPED
@@ -57,3 +59,20 @@ def test_the_readme_has_two_commands_and_the_shipped_figures():
     assert not re.search(r"\b(554|511)\b", readme)
     for link in re.findall(r"\]\((docs/[^)#]+)", readme):
         assert (ROOT / link).is_file(), link
+
+
+@pytest.mark.django_db
+def test_the_manual_loads_no_font_from_a_cdn(tmp_path):
+    """Issue 52, a newcomer's item 2."""
+    import subprocess
+
+    from tests.conftest import PROJECT
+
+    site = tmp_path / "site"
+    subprocess.run(
+        [str(PROJECT / ".venv" / "bin" / "mkdocs"), "build", "--clean", "--site-dir", str(site)],
+        cwd=PROJECT, check=True, timeout=300, capture_output=True, env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip
+    pages = list(site.rglob("*.html"))
+    assert pages
+    assert [page.name for page in pages if "fonts.googleapis.com" in page.read_text(encoding="utf-8")] == []

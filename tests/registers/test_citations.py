@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.core.management import call_command
+from django.test import Client
 
 from registers.core.citations import classify_path, expand_wire_ids, issue_refs, scan, wire_refs
 
@@ -146,3 +148,20 @@ def test_mixed_sources_field_in_order():
     found = scan(text)
     assert [c.kind for c in found] == ["spec-schema", "host-source", "wire", "url", "spec-page"]
     assert found[-1].quote == "#### Resource Links"
+
+
+@pytest.mark.django_db
+def test_no_source_citations_say_why_and_how_to_fetch_the_sources(loaded, capsys):
+    """Issue 52, a newcomer's item 7."""
+    from io import StringIO
+
+    out = StringIO()
+    call_command("verify_citations", stdout=out)
+    last = out.getvalue().splitlines()[-1]
+    no_source = int(out.getvalue().splitlines()[-2].rsplit(", ", 1)[1].split()[0])
+    assert no_source > 0
+    assert last.startswith(f"{no_source} no source: their repositories (")
+    assert "`manage.py sync_sources` fetches them" in last
+    page = Client().get("/registers/tools/").content.decode()
+    assert 'id="no-source"' in page
+    assert "<code>manage.py sync_sources</code> fetches them" in page

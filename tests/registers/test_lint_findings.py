@@ -4,7 +4,9 @@ wrong line, a lost message or a wrong subject pass)."""
 
 from __future__ import annotations
 
+import io
 import re
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +155,68 @@ def test_the_four_new_registers_have_no_contradiction_and_a_planted_one_is_found
     planted = first.replace(cells[2], "`2024-11-05 has`", 1).replace(cells[3], "`26-07 only`", 1)
     found_ = [f for f in lint.lint_text(text.replace(first, planted), f"{name}.md") if f.code == "contradiction"]
     assert [f.message for f in found_] == ["label `2024-11-05 has` contradicts the Where cell's `26-07 only`"]
+
+
+def contradicting_register(tmp_path) -> Path:
+    from tests.registers.test_unseen_registers import with_row
+
+    path = tmp_path / "contradicts.md"
+    path.write_text(with_row("`2024-11-05 has` | `24-11 —` · `25-03 ✓`"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.django_db
+def test_a_load_names_each_lint_error_and_strict_refuses_it(tmp_path):
+    """Issue 26, a first-time user's row 3."""
+    from django.core.management import CommandError, call_command
+
+    from registers.models import Register, Row
+
+    path = contradicting_register(tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("load_registers", str(path), stdout=out, stderr=err)
+    assert "1 created" in out.getvalue()
+    assert f"lint error: {path}:" in err.getvalue()
+    assert "TT-01 label `2024-11-05 has` contradicts the Where cell, which says 24-11 lacks it" in err.getvalue()
+
+    Register.objects.all().delete()
+    with pytest.raises(CommandError, match=r"--strict: 1 lint error\(s\), first .*contradicts\.md:\d+: TT-01"):
+        call_command("load_registers", str(path), "--strict", stdout=io.StringIO(), stderr=io.StringIO())
+    assert not Register.objects.exists(), "a refused load changes nothing"
+    assert not Row.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_register_page_leads_with_its_findings_and_the_row_page_does_not_contradict_itself(tmp_path, client):
+    """Issue 26, a first-time user's row 3."""
+    from registers.loader import load_registers
+
+    load_registers([contradicting_register(tmp_path)])
+    page = client.get("/registers/contradicts/").content.decode()
+    assert page.index('id="lint-h"') < page.index('id="citations-h"') < page.index('id="rows-h"')
+    assert "<strong>1 error</strong>" in page
+    row = client.get("/registers/contradicts/TT-01/").content.decode()
+    assert row.index('id="row-lint-h"') < row.index('id="revisions-h"'), "the contradiction comes first"
+    assert "· introduced in 2024-11-05" not in row, "never stated beside a strip that says absent"
+    assert "its labels say introduced in 2024-11-05, which the Where cell, and the strip above, do not" in row
+
+
+def test_removes_beside_a_deprecated_where_cell_is_a_contradiction():
+    """Issue 22."""
+    [finding] = lint.lint_text(with_row("`2025-06-18 removes` | `25-06 dep`"), "one.md")
+    assert (finding.severity, finding.row, finding.code) == ("error", "TT-01", "contradiction")
+    assert finding.message == (
+        "label `2025-06-18 removes` contradicts the Where cell, which says 25-06 has it (deprecated)"
+    )
+
+
+def test_a_lint_warning_names_its_row_line_and_message():
+    """Issue 22: Mutation survivors of the lint: which row a parser warning is about, and what an unknown
+    label's finding says and where."""
+    text = with_row("`2026-07-28 has` stray | `26-07 ✓`")
+    [warning] = [f for f in lint.lint_text(text, "one.md") if f.code == "structure"]
+    assert (warning.severity, warning.row) == ("warning", "TT-01")
+    assert "text outside code spans in the Labels cell: 'stray'" in warning.message
+    row_line = text.split("\n").index(next(line for line in text.split("\n") if line.startswith("| TT-01"))) + 1
+    [unknown] = lint.lint_text(with_row("`2026-07-28 has` `some new label` | `26-07 ✓`"), "one.md")
+    assert (unknown.line, unknown.message) == (row_line, "label `some new label` is of no known kind")

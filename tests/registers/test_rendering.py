@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from language import linking
 from registers.core.rendering import LinkTargets, Renderer
 
 renderer = Renderer(LinkTargets(row="/rows/{id}/", register="/registers/{slug}/"))
@@ -41,3 +42,16 @@ def test_sibling_register_links_and_other_relative_links():
 def test_code_blocks_are_highlighted():
     html = renderer.block('```json\n{"a": 1}\n```')
     assert 'class="highlight"' in html
+
+
+def test_settling_links_is_pure_and_leaves_other_markup_alone():
+    """Issue 26, a first-time user's row 10."""
+    html = (
+        '<p><a href="/rows/CT-01/" class="row-ref">CT-01</a> and <a href="/rows/ZZ-99/" class="row-ref">ZZ-99</a></p>'
+    )
+    assert linking.settle_row_links(html, {"CT-01"}) == (
+        '<p><a href="/rows/CT-01/" class="row-ref">CT-01</a> and <span class="row-ref-missing" '
+        'title="ZZ-99 is in a register this dashboard has not loaded">ZZ-99 <span class="muted">(not loaded)</span>'
+        "</span></p>"
+    )
+    assert linking.settle_row_links(html, {"CT-01", "ZZ-99"}) == html

@@ -324,3 +324,43 @@ def test_a_broken_register_inside_an_export_is_named_by_file_register_and_line(l
     with pytest.raises(CommandError) as error:
         call_command("load_registers", str(exported), stdout=StringIO())
     assert f"export.md#prompts:{line}" in str(error.value)
+
+
+@pytest.mark.django_db
+def test_the_html_exports_link_to_the_dashboard_and_to_each_citations_permalink(client, loaded, settings):
+    """Issue 26, a first-time user's row 8."""
+    from registers.models import Citation
+
+    report = b"".join(client.get("/export.html?register=content-types").streaming_content).decode()
+    hrefs = re.findall(r'href="([^"]*)"', report)
+    assert hrefs
+    assert [href for href in hrefs if not href.startswith(("http://", "https://"))] == [], "no root-relative link"
+    assert "http://testserver/rows/CT-07/" in hrefs
+    permalinks = set(
+        Citation.objects.filter(row__register__slug="content-types")
+        .exclude(web_url="")
+        .values_list("web_url", flat=True)
+    )
+    assert permalinks
+    assert permalinks <= set(hrefs), "each citation links to its permalink, as on the row page"
+    assert 'LV-36 <span class="muted">(not loaded)</span>' in report
+
+    settings.BASE_URL = "https://compare.example.org/"
+    report = b"".join(client.get("/export.html?register=prompts").streaming_content).decode()
+    assert 'href="https://compare.example.org/rows/PRM-01/"' in report
+
+    target = ensure_builtin_target()
+    first = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    second = start_run(target=target, revisions=["2025-06-18"], scenarios=["text"])
+    exported = client.get(f"/probes/compare/?run={first.pk}&run={second.pk}&format=html").content.decode()
+    links = re.findall(r'href="([^"]*)"', exported)
+    assert links
+    assert all(link.startswith("https://compare.example.org/") for link in links), links
+
+
+def test_the_html_export_lays_out_at_a_phones_width(client, loaded):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    from tests.registers.test_reports import body
+
+    html = body(client.get("/export.html?register=prompts"))
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html

@@ -6,8 +6,11 @@ import re
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from comparison.services.probing import ensure_builtin_target
+from comparison.tasks import start_run
 from registers.loader import load_registers
 from registers.models import RevisionSupport
 from tests.support.register_text import register_text
@@ -217,3 +220,129 @@ def test_pagination_keeps_filters(db, client, tmp_path):
     second = client.get("/?register=big-register&page=2").content.decode()
     assert row_ids(second)[0] == "BIG-101"
     assert len(row_ids(second)) == 20
+
+
+@pytest.mark.django_db
+def test_a_row_nothing_loaded_is_text_with_a_note_not_a_dead_link(client, loaded):
+    """Issue 26, a first-time user's row 10."""
+    page = client.get("/registers/prompts/").content.decode()
+    assert 'href="/rows/ERR-04/"' not in page
+    assert 'ERR-04 <span class="muted">(not loaded)</span>' in page
+    row = client.get("/registers/content-types/CT-12/").content.decode()
+    assert 'href="/rows/LV-36/"' not in row
+    assert 'LV-36 <span class="muted">(not loaded)</span>' in row
+    assert '<a href="/rows/CT-06/" class="row-ref">CT-06</a>' in row, "a loaded row stays a link"
+    for linked in re.findall(r'href="(/rows/[A-Z]+-\d+/)"', page + row):
+        assert client.get(linked).status_code in (200, 302), linked
+
+
+@pytest.mark.django_db
+def test_the_first_screen_says_whose_status_explains_its_columns_and_folds_rare_filters(client, loaded):
+    """Issue 26, a first-time user's row 13."""
+    html = client.get("/").content.decode()
+    assert '<th scope="col">Status in mcpx</th>' in html
+    legend = html[html.index('class="columns-legend"') : html.index("</dl>", html.index('class="columns-legend"'))]
+    for term in ("Status in mcpx", "Value", "+ what mcpx gains", "Effort", "S hours", "Risk", "Revisions"):
+        assert term in legend, term
+    bar = html[html.index('class="filter-bar"') : html.index("</fieldset>")]
+    common, folded = bar.split('<details class="more-filters"')
+    assert re.findall(r'<select id="f-(\w+)"', common) == [
+        "register",
+        "revision",
+        "rev_mode",
+        "vs_revision",
+        "host",
+        "host_mode",
+        "vs_host",
+        "evidence",
+    ]
+    assert "f-status" in folded
+    assert "f-changed_since" not in html, "no reload changed a row yet: no select that offers only 'any time'"
+    assert 'class="more-filters" open' in client.get("/?risk=high").content.decode()
+
+
+def test_a_row_id_typed_in_lower_case_finds_its_row(loaded):
+    """Issue 52, a newcomer's item 7."""
+    client = Client()
+    assert client.get("/rows/ct-05/")["Location"] == "/registers/content-types/CT-05/"
+    assert client.get("/registers/content-types/ct-05/")["Location"] == "/registers/content-types/CT-05/"
+    assert client.get("/rows/zz-99/").status_code == 404
+
+
+def test_a_glossary_explains_the_words_and_pages_link_their_first_use(loaded):
+    """Issue 52, a newcomer's item 6."""
+    from registers.core.glossary import TERMS
+
+    client = Client()
+    glossary = client.get("/glossary/").content.decode()
+    for term in TERMS:
+        assert f'<dt id="{term.key}">' in glossary
+    for word in ("DPCTER", "Anchor", "Not compared", "Model (hand model)", "Captures"):
+        assert f">{word}</dt>" in glossary
+    run = start_run(target=ensure_builtin_target(), revisions=["2025-06-18"], scenarios=["text", "rpc-error"])
+    pages = {
+        run.get_absolute_url(): ("not-compared", "dpcter", "model", "captures"),
+        f"/probes/runs/{run.pk}/audit/": ("dpcter",),
+        run.results.first().get_absolute_url(): ("anchor",),
+        "/rows/CT-05/": ("anchor",),
+        "/disagreements/": ("dpcter",),
+    }
+    for url, keys in pages.items():
+        page = client.get(url, follow=True).content.decode()
+        for key in keys:
+            assert f'<a class="term" href="/glossary/#{key}"' in page, (url, key)
+
+
+def test_a_two_host_compare_says_how_many_rows_state_one_side_only(loaded):
+    """Issue 52, a newcomer's item 7."""
+    page = Client().get("/?host=opencode-v1&vs_host=cloudflare").content.decode()
+    wider = Client().get("/?host=opencode-v1&vs_host=cloudflare&vs_all=1").content.decode()
+    stated = int(page.split('id="result-count">', 1)[1].split(" ", 1)[0])
+    every = int(wider.split('id="result-count">', 1)[1].split(" ", 1)[0])
+    assert every > stated
+    assert f"also list the {every - stated} rows where one side is not stated" in page
+    assert f'id="unstated-count">{every - stated} more rows state only one side</a>' in page
+    assert 'id="unstated-count"' not in wider
+
+
+def _myproxy_register(tmp_path):
+    from registers.loader import load_registers
+    from tests.support.register_text import register_text
+
+    path = tmp_path / "myproxy.md"
+    path.write_text(register_text(2).replace("mcpx", "myproxy"), encoding="utf-8")
+    load_registers([path])
+
+
+@pytest.mark.django_db
+def test_a_register_about_another_proxy_names_that_proxy_not_mcpx(client, tmp_path):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    _myproxy_register(tmp_path)
+    row = client.get("/registers/myproxy/TT-02/").content.decode()
+    assert 'id="host-mcpx">myproxy <span' in row
+    assert ">mcpx <span" not in row
+    matrix = client.get("/matrix/").content.decode()
+    assert '<th scope="col">myproxy</th>' in matrix
+    assert '<th scope="col">mcpx</th>' not in matrix
+    assert 'title="myproxy: lacks' in matrix or 'title="myproxy: partial' in matrix
+    assert 'title="mcpx:' not in matrix
+    rows = client.get("/").content.decode()
+    assert ">myproxy</option>" in rows or "myproxy (" in rows
+
+
+@pytest.mark.django_db
+def test_the_evidence_table_names_the_registers_proxy_not_mcpx(client, tmp_path):
+    """A newcomer following the README (the 'ready for a team' report): Found trying an unseen register (subject "gatekeeper"): the Hosts section named it, the
+    Evidence table's row header still said mcpx."""
+    _myproxy_register(tmp_path)
+    row = client.get("/registers/myproxy/TT-02/").content.decode()
+    assert '<tr data-host="mcpx"><th scope="row">myproxy</th>' in row
+    assert '<th scope="row">mcpx</th>' not in row
+
+
+def test_the_matrix_legend_names_every_mark_a_cell_can_show(client, loaded):
+    """A newcomer following the README (the 'ready for a team' report)."""
+    html = client.get("/matrix/").content.decode()
+    legend = html.split('aria-label="Legend"')[1].split("</ul>")[0]
+    assert "· not mentioned" in legend
+    assert 'class="host host-none"' in html.split("<tbody>")[1]
