@@ -17,55 +17,27 @@ from comparison.hosts import change_kinds, protocol
 from comparison.probes.assessment import revisions, tries
 from comparison.probes.families import changes, server_requests
 from comparison.probes.families.base import Finding, Played
-from comparison.probes.processes.launch import free_port, launched
+from comparison.probes.processes.launch import launched
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
 from language.vocabulary import REVISIONS
 from language.vocabulary import ProbeVerdict as V
-from tests.support.relay_targets import RELAY, relay_target
+from tests.support.processes import FIXTURE_STDIO
+from tests.support.relay_targets import (
+    ALL,
+    RELAY,
+    cells,
+    http_relay_spec,
+    kinds,
+    relay_target,
+    through_http_relay,
+    through_stdio_relay,
+)
 
 HERE = RELAY.parent  # the relays the tests use, in tests/support
 PROJECT = HERE.parents[1]
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
-ALL = [str(revision) for revision in REVISIONS]
 STATELESS = "2026-07-28"
-
-
-def through_stdio_relay(change: str, keys: list[str] | None = None, revisions_=ALL, tries_: int = 3):
-    spec = TargetSpec(
-        f"relay {change}",
-        "stdio",
-        command=[sys.executable, str(HERE / "relay.py"), "--lose", change, "--", *FIXTURE_STDIO],
-        upstream="fixture",
-    )
-    chosen = [s for s in FIXTURE if keys is None or s.key in keys]
-    return run_probe(spec, scenarios=chosen, revisions_=revisions_, tries=tries_)
-
-
-def http_relay_spec(change: str) -> TargetSpec:
-    """The HTTP relay as a target that each run launches (and ends whole after)."""
-    port = free_port()
-    return TargetSpec(
-        f"http relay {change}",
-        "http",
-        url=f"http://127.0.0.1:{port}/mcp",
-        launch=[sys.executable, str(HERE / "http_relay.py"), "--port", str(port), "--lose", change],
-        upstream="fixture",
-    )
-
-
-def through_http_relay(change: str, keys: list[str] | None = None, revisions_=ALL):
-    chosen = [s for s in FIXTURE if keys is None or s.key in keys]
-    return run_probe(http_relay_spec(change), scenarios=chosen, revisions_=revisions_)
-
-
-def cells(outcomes) -> dict[tuple[str, str], object]:
-    return {(o.scenario.key, o.requested): o for o in outcomes}
-
-
-def kinds(outcome) -> set[str]:
-    return {f.get("kind") for f in outcome.findings if f.get("kind")}
 
 
 def exists(key: str, transport: str) -> list[str]:

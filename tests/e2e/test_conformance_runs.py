@@ -17,7 +17,7 @@ from comparison.probes.conformance import conformance
 from comparison.services.peer_targets import add_peer_targets
 from comparison.tasks import start_run
 from language.vocabulary import ProbeVerdict as V
-from tests.e2e.test_conformance import LOST_THROUGH
+from tests.support.conformance_losses import LOST_THROUGH
 from tests.support.processes import free_port
 
 pytestmark = [pytest.mark.peers, pytest.mark.django_db(transaction=True)]

@@ -13,14 +13,12 @@ import shutil
 import subprocess
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.support import lane_db
-from tests.support.processes import free_port, manage, server
+from tests.support.processes import fetch, free_port, manage, server
 
 pytestmark = pytest.mark.skipif(not lane_db.is_postgres(), reason="PostgreSQL lane: a server this test can stop")
 
@@ -74,16 +72,6 @@ def private_postgres():
         with contextlib.suppress(subprocess.SubprocessError):
             ctl("-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def fetch(url: str) -> tuple[int, dict[str, str], str, float]:
-    started = time.monotonic()
-    try:
-        with urllib.request.urlopen(url, timeout=HANG) as response:  # noqa: S310 (a loopback http URL)
-            status, headers, body = response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        status, headers, body = error.code, dict(error.headers), error.read().decode()
-    return status, headers, body, time.monotonic() - started
 
 
 def test_pages_answer_503_while_postgresql_is_stopped_and_recover(tmp_path):

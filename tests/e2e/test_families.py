@@ -16,9 +16,9 @@ from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import REVISIONS, ProbeVerdict
+from tests.support.processes import FIXTURE_STDIO
 from tests.support.relay_targets import RELAY
 
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
 AS_EXPECTED, LOST, REFUSED, CHANGED = (
     ProbeVerdict.AS_EXPECTED,

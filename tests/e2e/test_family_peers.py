@@ -5,8 +5,6 @@ assertion names the scenario, the revision, the verdict and the message concerne
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from comparison.probes import families
@@ -15,10 +13,9 @@ from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.services.peer_targets import supergateway_command
 from language.vocabulary import ProbeVerdict
-from tests.support.processes import PEERS_VENV, free_port, mcp_proxy_command, node_env, server
+from tests.support.processes import FIXTURE_STDIO, PEERS_VENV, free_port, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
 V = ProbeVerdict
 

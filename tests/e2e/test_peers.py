@@ -4,7 +4,6 @@ The assertions are the differences the peer research recorded; scripts/test.sh i
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 
 import pytest
@@ -14,6 +13,7 @@ from comparison.probes.run.runner import CHANGED, TargetSpec, run_probe
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from comparison.services.peer_targets import supergateway_command
 from tests.support.processes import (
+    FIXTURE_STDIO,
     NODE_PEERS,
     PEERS_VENV,
     free_port,
@@ -24,7 +24,6 @@ from tests.support.processes import (
 )
 
 pytestmark = pytest.mark.peers
-FIXTURE_STDIO = f"{sys.executable} -m comparison.probes.fixture.fixture_server --stdio"
 MCP_PROXY = PEERS_VENV / "bin" / "mcp-proxy"
 EVERYTHING_JS = NODE_PEERS / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 SUPERGATEWAY = NODE_PEERS / ".bin" / "supergateway"
@@ -43,7 +42,7 @@ def cell(outcomes, key, revision):
 @pytest.fixture(scope="module")
 def through_mcp_proxy():
     port = free_port()
-    command = mcp_proxy_command(port, *FIXTURE_STDIO.split())
+    command = mcp_proxy_command(port, *FIXTURE_STDIO)
     with server(command, port) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("mcp-proxy → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
@@ -87,7 +86,7 @@ def test_mcp_proxy_passes_content_blocks_unchanged(through_mcp_proxy):
 
 def test_supergateway_stateful_changes_nothing():
     port = free_port()
-    command = supergateway_command(port, FIXTURE_STDIO.split())
+    command = supergateway_command(port, list(FIXTURE_STDIO))
     with server(command, port, env=node_env()) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("supergateway → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")

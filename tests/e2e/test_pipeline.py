@@ -13,9 +13,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from comparison.core import pipeline
-from tests.support.processes import PROJECT, free_port, mcp_proxy_command, server
+from tests.support.processes import FIXTURE_STDIO, PROJECT, free_port, mcp_proxy_command, server
 
-FIXTURE_STDIO = (sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio")
 CELLS = ["--revisions", "2025-06-18", "2025-11-25", "--scenarios", "text", "is-error", "rpc-error", "unknown-type"]
 
 

@@ -13,8 +13,7 @@ import time
 import urllib.request
 
 from comparison.probes.processes import process_tree
-from tests.e2e.test_database_down import fetch
-from tests.support.processes import PROJECT, free_port, server
+from tests.support.processes import PROJECT, fetch, free_port, server
 
 STARTED_WITHIN = 150  # seconds: migrate, collectstatic and the first load on an empty database
 STOPPED_WITHIN = 30

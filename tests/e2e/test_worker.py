@@ -15,7 +15,7 @@ import pytest
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import REVISIONS
 from tests.support import lane_db
-from tests.support.processes import end_group, manage, running
+from tests.support.processes import end_group, manage, running, wait_for
 
 #: Each database locks in its own way: these run in the SQLite lane too (.ci/run).
 pytestmark = pytest.mark.every_database
@@ -68,16 +68,6 @@ def worker(env: dict, log):
 
 #: The cells of a whole fixture run of a stdio target: every scenario at every revision it exists in.
 FULL_RUN = sum(1 for s in FIXTURE for r in REVISIONS if s.applies(r, "stdio"))
-
-
-def wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"{what} within {timeout} s")
 
 
 def status(url: str, run: int) -> tuple[str, int, int]:

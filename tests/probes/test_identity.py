@@ -14,7 +14,7 @@ from comparison.probes.assessment.diffing import diff
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import start_run
 from language.vocabulary import ProbeVerdict as V
-from tests.e2e.test_change_kinds import cells, kinds, through_http_relay
+from tests.support.relay_targets import cells, kinds, through_http_relay
 
 KEYS = [
     "tools-list", "prompts-list", "text", "image", "structured", "prompt-multi", "pages-tools", "ask-sampling",

@@ -18,9 +18,8 @@ from comparison.probes.run.runner import (
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import ProbeVerdict as V
-from tests.e2e.test_change_kinds import through_stdio_relay
 from tests.support.processes import FIXTURE_STDIO
-from tests.support.relay_targets import RELAY
+from tests.support.relay_targets import RELAY, through_stdio_relay
 
 REVISION = "2025-06-18"
 KEYS = ["progress", "logging", "ask-sampling", "text"]

@@ -13,9 +13,8 @@ from django.utils import timezone
 from comparison.models import ProbeRun, ProbeSchedule, ProbeTarget
 from comparison.services.probing import ensure_builtin_target
 from comparison.tasks import arm, fire, start_run
-from tests.e2e.test_worker import wait_for
 from tests.support import lane_db
-from tests.support.processes import manage, running
+from tests.support.processes import manage, running, wait_for
 
 RUNS = "SELECT id, status, schedule_id, previous_run_id, changes FROM comparison_proberun ORDER BY id"
 

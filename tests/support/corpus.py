@@ -21,10 +21,9 @@ from typing import Any
 
 from comparison.probes.run.runner import TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
-from tests.support.processes import NODE_PEERS, PROJECT, free_port, node_env, server
+from tests.support.processes import FIXTURE_STDIO, NODE_PEERS, PROJECT, free_port, node_env, server
 
 JUDGEMENTS = Path(__file__).resolve().parents[1] / "data" / "corpus_judgements.json"
-FIXTURE_STDIO = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 VENVS = PROJECT / ".venv-corpus"
 FASTMCP_PROXY = Path(__file__).resolve().parent / "corpus_fastmcp_proxy.py"
 
@@ -81,7 +80,7 @@ def started(name: str) -> Iterator[TargetSpec]:
         elif name == "magg":
             config = Path(home) / "config.json"
             server_entry = {"source": "file:///mcp-compare", "prefix": "fixture", "command": FIXTURE_STDIO[0]}
-            server_entry |= {"args": FIXTURE_STDIO[1:], "cwd": str(PROJECT)}
+            server_entry |= {"args": list(FIXTURE_STDIO[1:]), "cwd": str(PROJECT)}
             config.write_text(json.dumps({"servers": {"fixture": server_entry}}), encoding="utf-8")
             magg = [str(VENVS / "magg" / "bin" / "magg"), "--config", str(config), "serve", "--http"]
             command = [*magg, "--host", "127.0.0.1", "--port", str(port), "--no-banner"]

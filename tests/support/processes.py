@@ -9,6 +9,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -148,3 +150,24 @@ def manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
     if completed.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} exited {completed.returncode}: {completed.stderr[-2000:]}")
     return completed.stdout
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"{what} within {timeout} s")
+
+
+def fetch(url: str, timeout: float = 20.0) -> tuple[int, dict[str, str], str, float]:
+    """(status, headers, body, seconds) of a GET, an HTTP error's included."""
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 (a loopback http URL)
+            status, headers, body = response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, headers, body = error.code, dict(error.headers), error.read().decode()
+    return status, headers, body, time.monotonic() - started
