@@ -37,11 +37,27 @@ PROCESS_TESTS_FIRST = (
 )
 
 
+#: The fixtures through which a test reaches the database: pytest-django's (it refuses the test
+#: database to any other test) and the lane's own databases that subprocesses use (tests.support.lane_db).
+DATABASE_FIXTURES = {
+    "db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server",
+    "lane_database", "migrated_template",
+}  # fmt: skip
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_itemcollected(item):
-    """Everything in tests/e2e is an e2e test (`-m "not e2e"`, the everyday lane, leaves them)."""
+    """Everything in tests/e2e is an e2e test (`-m "not e2e"`, the everyday lane, leaves them).
+    Any other test that cannot reach the database is `no_database`: it runs the same on SQLite and
+    PostgreSQL, so CI runs it once, in the SQLite lane."""
     if item.nodeid.startswith("tests/e2e/"):
         item.add_marker(pytest.mark.e2e)
+    elif (
+        not DATABASE_FIXTURES & set(item.fixturenames)
+        and item.get_closest_marker("django_db") is None
+        and "lane_db" not in getattr(item.module, "__dict__", {})
+    ):
+        item.add_marker(pytest.mark.no_database)
 
 
 @pytest.hookimpl(trylast=True)
