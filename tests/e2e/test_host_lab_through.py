@@ -32,7 +32,7 @@ def relay_target(db):
 
 
 def test_a_relay_that_drops_images_affects_every_host_that_keeps_them(relay_target, client):
-    for item in catalogue_observations().values():
+    for item in catalogue_observations(["image", "text"]).values():
         if item["scenario"] in ("image", "text"):
             lab_services._save(dict(item), "fixture")
     outcome = lab_through.run_through_target(relay_target.pk, scenarios=["image", "text"])
@@ -51,7 +51,7 @@ def test_a_relay_that_drops_images_affects_every_host_that_keeps_them(relay_targ
 
 
 def test_the_command_names_the_affected_hosts(relay_target, capsys):
-    lab_services._save(dict(catalogue_observations()[("codex", "image")]), "fixture")
+    lab_services._save(dict(catalogue_observations(["image"])[("codex", "image")]), "fixture")
     call_command("host_lab", "--target", relay_target.name, "--host", "codex", "--scenario", "image")
     printed = capsys.readouterr().out
     assert "codex image: differs: image kept → absent" in printed
@@ -61,7 +61,7 @@ def test_the_command_names_the_affected_hosts(relay_target, capsys):
 def test_a_run_that_also_runs_the_real_hosts_records_and_shows_what_each_saw(relay_target, client):
     from comparison.tasks import start_run
 
-    for item in catalogue_observations().values():
+    for item in catalogue_observations(["image"]).values():
         if item["scenario"] == "image":
             lab_services._save(dict(item), "fixture")
     run = start_run(target=relay_target, revisions=["2025-06-18"], scenarios=["image"], real_host=True)
@@ -86,7 +86,7 @@ def test_a_run_that_also_runs_the_real_hosts_records_and_shows_what_each_saw(rel
 def test_probe_real_hosts_on_an_ad_hoc_command_prints_each_host(capsys):
     from django.core.management.base import CommandError
 
-    for item in catalogue_observations().values():
+    for item in catalogue_observations(["image"]).values():
         if item["scenario"] == "image":
             lab_services._save(dict(item), "fixture")
     relay = [
@@ -121,7 +121,7 @@ def test_real_hosts_through_mcp_proxy_see_what_it_changes(client):
     from comparison.tasks import start_run
 
     target = next(target for target, _ in add_peer_targets() if target.name.startswith("mcp-proxy"))
-    for item in catalogue_observations().values():
+    for item in catalogue_observations(["image", "rpc-error"]).values():
         if item["scenario"] in ("image", "rpc-error"):
             lab_services._save(dict(item), "fixture")
     run = start_run(target=target, revisions=["2025-06-18"], scenarios=["image", "rpc-error"], real_host=True)
