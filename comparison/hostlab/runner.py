@@ -19,7 +19,7 @@ from typing import Any
 from comparison.hostlab.adapters.base import Adapter, Context
 from comparison.hostlab.egress_trap import EgressTrap, proxy_environment
 from comparison.hostlab.fake_model import FakeModel, Script
-from comparison.probes.processes.process_tree import end_group
+from comparison.probes.processes.process_tree import end_group, end_tree, new_mark
 
 RECORDER = Path(__file__).resolve().parent / "recorder.py"
 RUN_TIMEOUT = 90.0
@@ -163,6 +163,10 @@ def run(
             env = {name: os.environ[name] for name in PASSED if name in os.environ}
             env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
             env |= {**proxy_environment(trap.url), **launch.env}
+            # A host may leave a daemon behind in a session of its own (Cline's hub daemon did, for
+            # hours): the mark finds it once the run is recorded.
+            mark = new_mark()
+            env |= mark
             (home / "tmp").mkdir(exist_ok=True)
             context.project.mkdir(exist_ok=True)
             trace = home / "connects.trace"
@@ -187,7 +191,7 @@ def run(
                 out, err = process.communicate(timeout=10)
             end_group(process)
             seconds = time.monotonic() - started
-            return RunRecord(
+            recorded = RunRecord(
                 host=adapter.key,
                 version=adapter.version,  # the adapter's, replaced by a sweep's version
                 tool=tool,
@@ -206,5 +210,9 @@ def run(
                 connects=_connects(trace) if trace_connects else [],
                 home=str(home),
             )
+            # Only now, with the journal read: ending the marked processes with the host's group also
+            # ended the recorder before it had written the host's call (Gemini CLI, under CI's load).
+            end_tree(process, mark)
+            return recorded
     finally:
         shutil.rmtree(home, ignore_errors=True)
