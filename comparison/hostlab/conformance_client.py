@@ -24,7 +24,7 @@ from typing import Any
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.install import NODE_MODULES
 from comparison.hostlab.lab import binary_path
-from comparison.hostlab.runner import run
+from comparison.hostlab.runner import HostRun, run
 from comparison.probes.processes.process_tree import end_group
 
 SUITE_VERSION = "0.2.0-alpha.12"
@@ -60,7 +60,7 @@ def main(argv: list[str]) -> int:
     if binary is None or not adapter.runnable:
         sys.stderr.write(f"{adapter.key} is not runnable here\n")
         return 3
-    record = run(adapter, binary, server=[], tool="*", server_url=argv[1], timeout=60)
+    record = run(adapter, binary, HostRun(tool="*", server_url=argv[1], timeout=60))
     summary = {"seconds": record.seconds, "exit": record.exit_code, "requests": len(record.model_requests)}
     summary |= {"egress": record.egress, "stdout": record.stdout_tail[-2000:], "stderr": record.stderr_tail[-1000:]}
     sys.stdout.write(json.dumps(summary))

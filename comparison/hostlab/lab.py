@@ -22,7 +22,7 @@ from comparison.hostlab.fake_model import find_tool
 from comparison.hostlab.features import call_reply, judge, not_called_reason
 from comparison.hostlab.install import executable, node_binary
 from comparison.hostlab.reached import reached
-from comparison.hostlab.runner import RunRecord, run
+from comparison.hostlab.runner import HostRun, RunRecord, run
 from comparison.hostlab.told import told
 
 HERE = Path(__file__).resolve().parent
@@ -134,18 +134,17 @@ def run_one(
     if not adapter.runnable or binary is None:
         return not_measured(adapter, scenario, fixture, adapter.unavailable or f"{adapter.package} is not installed")
     for start in range(1, max(1, adapter.starts) + 1):
-        record = run(
-            adapter,
-            binary,
+        asked = HostRun(
+            tool=scenario,
             server=server or catalogue.fixture_command(),
             server_env=catalogue.fixture_environment() if server is None else dict(server_env or {}),
-            tool=scenario,
-            arguments=arguments,
+            arguments=dict(arguments or {}),
             trace_connects=trace_connects,
-            install_dir=install_dir,
             server_url=server_url,
-            server_headers=server_headers,
+            server_headers=dict(server_headers or {}),
+            install_dir=install_dir,
         )
+        record = run(adapter, binary, asked)
         record.starts = start
         if scenario == ANY_TOOL or _tool_was_offered(record, adapter, scenario):
             break

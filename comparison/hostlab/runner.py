@@ -113,90 +113,53 @@ def _upstream(record: Path) -> list[dict[str, Any]]:
     return lines
 
 
-def run(
-    adapter: Adapter,
-    executable: Path,
-    *,
-    server: list[str],
-    server_env: dict[str, str] | None = None,
-    tool: str,
-    arguments: dict[str, Any] | None = None,
-    timeout: float = RUN_TIMEOUT,
-    trace_connects: bool = False,
-    server_url: str = "",
-    server_headers: dict[str, str] | None = None,
-    install_dir: Path | None = None,
-) -> RunRecord:
+@dataclass(frozen=True)
+class HostRun:
+    """What one host run is asked: the tool (`*`: every tool) and its arguments; the upstream, a
+    stdio `server` command with its environment or a Streamable HTTP `server_url` with its headers;
+    the deadline; whether to trace every connect (strace); the folder of a swept host version."""
+
+    tool: str
+    server: list[str] = field(default_factory=list)
+    server_env: dict[str, str] = field(default_factory=dict)
+    arguments: dict[str, Any] = field(default_factory=dict)
+    timeout: float = RUN_TIMEOUT
+    trace_connects: bool = False
+    server_url: str = ""
+    server_headers: dict[str, str] = field(default_factory=dict)
+    install_dir: Path | None = None
+
+
+def run(adapter: Adapter, executable: Path, asked: HostRun) -> RunRecord:
     """One run of `adapter`'s host. With `trace_connects`, the host runs under strace and the
     record lists every address any of its processes connected to (`connects`)."""
     home = Path(tempfile.mkdtemp(prefix=f"mcp-compare-lab-{adapter.key}-"))
     record = home / "upstream.jsonl"
-    prompt = f"CASE={tool} Call the MCP tool {tool} once, then stop."
-    if tool == "*":
-        prompt = "Call every tool of the MCP server named probe once, then stop."
     script = Script(
-        tool=tool, arguments=arguments or {}, bare_names=adapter.bare_tool_names, own_tools=adapter.own_tools
+        tool=asked.tool, arguments=asked.arguments, bare_names=adapter.bare_tool_names, own_tools=adapter.own_tools
     )
     env_file = home / "server-env.json"
-    wrapped = [sys.executable, str(RECORDER), str(record), "--env-file", str(env_file), "--", *server]
+    wrapped = [sys.executable, str(RECORDER), str(record), "--env-file", str(env_file), "--", *asked.server]
     started = time.monotonic()
     try:
         env_file.touch(mode=0o600)
-        env_file.write_text(json.dumps(server_env or {}), encoding="utf-8")
+        env_file.write_text(json.dumps(asked.server_env), encoding="utf-8")
         with FakeModel(script) as model, EgressTrap() as trap:
-            context = Context(
-                home,
-                model.url,
-                wrapped,
-                {},
-                prompt,
-                tool,
-                dict(arguments or {}),
-                server_url,
-                install_dir,
-                dict(server_headers or {}),
-            )
+            context = _context(home, model.url, wrapped, asked)
             launch = adapter.launch(context, executable)
-            for path, text in launch.files.items():
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
-            env = {name: os.environ[name] for name in PASSED if name in os.environ}
-            env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
-            env |= {**proxy_environment(trap.url), **launch.env}
-            # A host may leave a daemon behind in a session of its own (Cline's hub daemon did, for
-            # hours): the mark finds it once the run is recorded.
-            mark = new_mark()
-            env |= mark
-            (home / "tmp").mkdir(exist_ok=True)
+            env, mark = _environment(home, launch, trap.url)
             context.project.mkdir(exist_ok=True)
             trace = home / "connects.trace"
             argv = launch.argv
-            if trace_connects:
+            if asked.trace_connects:
                 argv = ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv]
-            process = subprocess.Popen(
-                argv,
-                cwd=launch.cwd,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-            timed_out = False
-            try:
-                out, err = process.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                end_group(process)
-                out, err = process.communicate(timeout=10)
-            end_group(process)
-            seconds = time.monotonic() - started
+            process, out, err, timed_out = _execute(argv, launch.cwd, env, asked.timeout)
             recorded = RunRecord(
                 host=adapter.key,
                 version=adapter.version,  # the adapter's, replaced by a sweep's version
-                tool=tool,
+                tool=asked.tool,
                 command=launch.argv,
-                seconds=round(seconds, 3),
+                seconds=round(time.monotonic() - started, 3),
                 exit_code=process.returncode,
                 timed_out=timed_out,
                 model_requests=[_turn(r) for r in model.requests],
@@ -207,7 +170,7 @@ def run(
                 stdout_tail=out.decode("utf-8", "replace")[-OUTPUT_KEPT:],
                 stderr_tail=err.decode("utf-8", "replace")[-OUTPUT_KEPT:],
                 files={str(path.relative_to(home)): text for path, text in launch.files.items()},
-                connects=_connects(trace) if trace_connects else [],
+                connects=_connects(trace) if asked.trace_connects else [],
                 home=str(home),
             )
             # Only now, with the journal read: ending the marked processes with the host's group also
@@ -216,3 +179,60 @@ def run(
             return recorded
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _context(home: Path, model_url: str, wrapped: list[str], asked: HostRun) -> Context:
+    prompt = f"CASE={asked.tool} Call the MCP tool {asked.tool} once, then stop."
+    if asked.tool == "*":
+        prompt = "Call every tool of the MCP server named probe once, then stop."
+    return Context(
+        home,
+        model_url,
+        wrapped,
+        {},
+        prompt,
+        asked.tool,
+        dict(asked.arguments),
+        asked.server_url,
+        asked.install_dir,
+        dict(asked.server_headers),
+    )
+
+
+def _environment(home: Path, launch, trap_url: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The host's files written and its environment: nothing of ours but PATH and the locale, its
+    own home, the egress trap as its proxy, and a mark (the run's processes, returned too)."""
+    for path, text in launch.files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    env = {name: os.environ[name] for name in PASSED if name in os.environ}
+    env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
+    env |= {**proxy_environment(trap_url), **launch.env}
+    # A host may leave a daemon behind in a session of its own (Cline's hub daemon did, for
+    # hours): the mark finds it once the run is recorded.
+    mark = new_mark()
+    (home / "tmp").mkdir(exist_ok=True)
+    return env | mark, mark
+
+
+def _execute(argv: list[str], cwd, env: dict[str, str], timeout: float):
+    """The host started in a session of its own with stdin closed, waited for up to `timeout`, and
+    its process group ended: (process, stdout, stderr, timed out)."""
+    process = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    timed_out = False
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        end_group(process)
+        out, err = process.communicate(timeout=10)
+    end_group(process)
+    return process, out, err, timed_out

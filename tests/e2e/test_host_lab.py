@@ -94,19 +94,14 @@ def test_every_process_of_a_run_ended(host):
     Cline's hub daemon did): its whole process group and every marked process were ended. Other
     tests' runs may be going on meanwhile."""
     from comparison.hostlab.lab import binary_path
-    from comparison.hostlab.runner import run
+    from comparison.hostlab.runner import HostRun, run
 
     adapter = ADAPTERS[host]
     homes = []
     # As many starts as the lab gives the host (Cline's first start can miss its MCP tools).
     for _ in range(adapter.starts):
-        record = run(
-            adapter,
-            binary_path(adapter),
-            server=catalogue.fixture_command(),
-            server_env=catalogue.fixture_environment(),
-            tool="text",
-        )
+        asked = HostRun(tool="text", server=catalogue.fixture_command(), server_env=catalogue.fixture_environment())
+        record = run(adapter, binary_path(adapter), asked)
         homes.append(record.home.encode())
         if record.capture is not None:
             break
