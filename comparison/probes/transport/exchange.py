@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from comparison.probes.targets.secrets import Redactor
-from comparison.probes.transport import jsonsafe
+from comparison.probes.transport import http11, jsonsafe
 
 
 @dataclass(frozen=True)
@@ -136,3 +136,27 @@ def decode(data: bytes, record: Exchange, what: str) -> Any:
         raise ExchangeFailure(f"invalid JSON in {what}: {data[:120]!r}") from None
     record.repairs.extend(note for note in repairs.describe() if note not in record.repairs)
     return value
+
+
+def record_failure(
+    record: Exchange,
+    error: ExchangeFailure | http11.ConnectFailed | http11.TimedOut | http11.Broken | ValueError,
+    *,
+    waits: bool,
+) -> None:
+    """What an HTTP exchange that raised `error` says; a call with a wait of its own is left
+    unanswered when its time is up, not failed."""
+    if waits and isinstance(error, (ExchangeTimeout, http11.TimedOut)):
+        record.unanswered = True
+    elif isinstance(error, ExchangeTimeout):
+        record.failure, record.timed_out = str(error), True
+    elif isinstance(error, ExchangeFailure):
+        record.failure = str(error)
+    elif isinstance(error, http11.ConnectFailed):
+        record.failure = f"connection refused or unreachable: {error}"
+    elif isinstance(error, http11.TimedOut):
+        record.failure, record.timed_out = f"timed out ({error})", True
+    elif isinstance(error, http11.Broken):
+        record.failure = f"connection broke: {error}"
+    else:
+        record.failure = f"the request cannot be sent: {error}"

@@ -12,7 +12,15 @@ from urllib.parse import urljoin
 
 from comparison.probes.targets.secrets import Redactor, display_url, mask_headers, same_origin, url_secrets
 from comparison.probes.transport import http11, sse
-from comparison.probes.transport.exchange import Call, Exchange, ExchangeFailure, ExchangeTimeout, Limits, decode
+from comparison.probes.transport.exchange import (
+    Call,
+    Exchange,
+    ExchangeFailure,
+    ExchangeTimeout,
+    Limits,
+    decode,
+    record_failure,
+)
 from comparison.probes.transport.get_stream import GetStream
 
 logger = logging.getLogger(__name__)
@@ -167,7 +175,6 @@ class HttpTransport:
         record = Exchange(message.get("method", ""), message, mask_headers(headers, self.base_headers))
         started = time.monotonic()
         deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
-        body = json.dumps(message).encode()
         limit = self.limits.max_events
         answered_on_get: list[dict[str, Any]] = []
         if self.stream is not None:
@@ -180,50 +187,9 @@ class HttpTransport:
             for timer in timers:
                 timer.daemon = True
                 timer.start()
-            response = self.connection.request("POST", list(headers.items()), body, deadline)
-            record.status = response.status
-            record.response_headers = mask_headers(response.headers, self.base_headers)
-            kind = response.header("content-type").split(";")[0].strip().lower()
-            if response.status >= 500:
-                raw = self._read_body(response, record, deadline)
-                raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
-            if 300 <= response.status < 400:
-                self._read_body(response, record, deadline)
-                raise ExchangeFailure(redirect_failure(response.status, response.header("location")))
-            if self.legacy_endpoint:
-                self._read_body(response, record, deadline)
-                if response.status >= 400:
-                    raise ExchangeFailure(f"HTTP {response.status}")
-                self._await_on_stream(record, message.get("id"), deadline, answered_on_get)
-            elif kind == "text/event-stream":
-                record.framing = "sse"
-                self._read_sse(response, record, message.get("id"), deadline, call)
-            else:
-                raw = self._read_body(response, record, deadline)
-                record.framing = "json" if raw else "empty"
-                if raw and response.status >= 400 and not raw.lstrip().startswith(b"{"):
-                    raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
-                if raw:
-                    self._parse_json(raw, record, message.get("id"))
-        except ExchangeTimeout as failure:
-            if call.wait is not None:
-                record.unanswered = True
-            else:
-                record.failure, record.timed_out = str(failure), True
-        except ExchangeFailure as failure:
-            record.failure = str(failure)
-        except http11.ConnectFailed as error:
-            record.failure = f"connection refused or unreachable: {error}"
-        except http11.TimedOut as error:
-            if call.wait is not None:
-                record.unanswered = True
-            else:
-                record.failure = f"timed out ({error})"
-                record.timed_out = True
-        except http11.Broken as error:
-            record.failure = f"connection broke: {error}"
-        except ValueError as error:
-            record.failure = f"the request cannot be sent: {error}"
+            self._post(message, headers, record, deadline, call, answered_on_get)
+        except (ExchangeFailure, http11.ConnectFailed, http11.TimedOut, http11.Broken, ValueError) as error:
+            record_failure(record, error, waits=call.wait is not None)
         finally:
             for timer in timers:
                 timer.cancel()
@@ -239,10 +205,51 @@ class HttpTransport:
                 if not any(item is answered for answered in answered_on_get):  # recorded when answered
                     record.saw("received", self._stream_channel, item, limit)
         record.duration_ms = (time.monotonic() - started) * 1000
+        return self._concluded(record, "id" in message)
+
+    def _post(
+        self,
+        message: dict[str, Any],
+        headers: dict[str, str],
+        record: Exchange,
+        deadline: float,
+        call: Call,
+        answered_on_get: list[dict[str, Any]],
+    ) -> None:
+        """The message POSTed and its answer read as it comes: a JSON body, an SSE stream, or (on
+        the deprecated HTTP+SSE transport) on the GET stream. Raises what went wrong."""
+        response = self.connection.request("POST", list(headers.items()), json.dumps(message).encode(), deadline)
+        record.status = response.status
+        record.response_headers = mask_headers(response.headers, self.base_headers)
+        kind = response.header("content-type").split(";")[0].strip().lower()
+        if response.status >= 500:
+            raw = self._read_body(response, record, deadline)
+            raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
+        if 300 <= response.status < 400:
+            self._read_body(response, record, deadline)
+            raise ExchangeFailure(redirect_failure(response.status, response.header("location")))
+        if self.legacy_endpoint:
+            self._read_body(response, record, deadline)
+            if response.status >= 400:
+                raise ExchangeFailure(f"HTTP {response.status}")
+            self._await_on_stream(record, message.get("id"), deadline, answered_on_get)
+        elif kind == "text/event-stream":
+            record.framing = "sse"
+            self._read_sse(response, record, message.get("id"), deadline, call)
+        else:
+            raw = self._read_body(response, record, deadline)
+            record.framing = "json" if raw else "empty"
+            if raw and response.status >= 400 and not raw.lstrip().startswith(b"{"):
+                raise ExchangeFailure(f"HTTP {response.status}: {raw[:120]!r}")
+            if raw:
+                self._parse_json(raw, record, message.get("id"))
+
+    def _concluded(self, record: Exchange, is_request: bool) -> Exchange:
+        """The record's last word (a request a 200 left unanswered, a 5xx), capped, redacted, logged."""
         if (
             not record.failure
             and not record.unanswered
-            and "id" in message
+            and is_request
             and record.response is None
             and record.status == 200
         ):

@@ -174,9 +174,6 @@ class StdioTransport:
         record = Exchange(message.get("method", ""), message, framing="stdio")
         started = time.monotonic()
         deadline = started + (call.wait if call.wait is not None else self.limits.total_timeout)
-        request_id = message.get("id")
-        limit = self.limits.max_events
-        strays: list[Any] = []
         timers = [threading.Timer(delay, self._later, (later, record, headers)) for delay, later, headers in call.later]
         try:
             try:
@@ -184,61 +181,12 @@ class StdioTransport:
                     self._write((json.dumps(message) + "\n").encode(), deadline)
             except (BrokenPipeError, OSError, ValueError) as error:
                 raise ExchangeFailure(f"the process is gone: {error}") from None
-            record.saw("sent", "request", message, limit)
+            record.saw("sent", "request", message, self.limits.max_events)
             for timer in timers:
                 timer.daemon = True
                 timer.start()
-            while request_id is not None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    if call.wait is not None:
-                        record.unanswered = True
-                        self.unanswered.add(request_id)
-                        break
-                    if strays:
-                        raise ExchangeFailure(
-                            f"response id {strays[0]!r} does not match request id {request_id!r}, and no response "
-                            f"with id {request_id!r} came within {self.limits.total_timeout:.0f} s"
-                        )
-                    raise ExchangeTimeout(f"no response within {self.limits.total_timeout:.0f} s")
-                try:
-                    line = self.lines.get(timeout=min(remaining, POLL_SECONDS))
-                except queue.Empty:
-                    if self.closing.is_set():
-                        raise ExchangeFailure("the transport was closed") from None
-                    continue
-                if line is None:
-                    raise ExchangeFailure("the process closed its output")
-                record.bytes += len(line)
-                if len(line) > self.limits.max_bytes:
-                    raise ExchangeFailure(f"a message over the {self.limits.max_bytes:,}-byte cap")
-                value = decode(line, record, "a line on stdout")
-                if isinstance(value, dict) and "method" in value:
-                    # A notification or a request of the server's own (sampling, elicitation): not ours.
-                    if not self._take_server_message(value, record, call):
-                        raise ExchangeFailure(f"more than {limit} messages without the response")
-                    continue
-                if not isinstance(value, dict):
-                    raise ExchangeFailure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
-                late = value.get("id")
-                if isinstance(late, (str, int)) and late in self.unanswered:
-                    # The late answer of a call given up on (a cancelled call the target finished).
-                    self.unanswered.discard(late)
-                    record.saw("received", "late", value, limit)
-                    continue
-                if value.get("id") != request_id and _answers_another(value):
-                    # A conformant client drops an answer to no request of its own and waits on (the
-                    # SDKs report it and keep the session): kept as a stray, and the cell says so.
-                    strays.append(value["id"])
-                    record.saw("received", "stray", value, limit)
-                    if len(strays) > limit:
-                        raise ExchangeFailure(f"more than {limit} responses to other requests without the response")
-                    continue
-                if value.get("id") != request_id:
-                    raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
-                record.response = value
-                record.saw("received", "request", value, limit)
-                break
+            if message.get("id") is not None:
+                self._await_response(record, message["id"], deadline, call)
             if record.response is not None and call.settle > 0:
                 self._settle(record, call)
         except ExchangeFailure as failure:
@@ -249,6 +197,68 @@ class StdioTransport:
                 timer.cancel()
         record.duration_ms = (time.monotonic() - started) * 1000
         return record.redact(self.redactor)
+
+    def _await_response(self, record: Exchange, request_id: Any, deadline: float, call: Call) -> None:
+        """Lines read until the response to `request_id`, by `deadline`; a call with its own `wait`
+        is left unanswered then (its late answer is recognised), any other fails."""
+        strays: list[Any] = []
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                if call.wait is not None:
+                    record.unanswered = True
+                    self.unanswered.add(request_id)
+                    return
+                if strays:
+                    raise ExchangeFailure(
+                        f"response id {strays[0]!r} does not match request id {request_id!r}, and no response "
+                        f"with id {request_id!r} came within {self.limits.total_timeout:.0f} s"
+                    )
+                raise ExchangeTimeout(f"no response within {self.limits.total_timeout:.0f} s")
+            try:
+                line = self.lines.get(timeout=min(remaining, POLL_SECONDS))
+            except queue.Empty:
+                if self.closing.is_set():
+                    raise ExchangeFailure("the transport was closed") from None
+                continue
+            if line is None:
+                raise ExchangeFailure("the process closed its output")
+            record.bytes += len(line)
+            if len(line) > self.limits.max_bytes:
+                raise ExchangeFailure(f"a message over the {self.limits.max_bytes:,}-byte cap")
+            if self._is_the_response(decode(line, record, "a line on stdout"), record, request_id, call, strays):
+                return
+
+    def _is_the_response(self, value: Any, record: Exchange, request_id: Any, call: Call, strays: list[Any]) -> bool:
+        """One message read while awaiting `request_id`: the response (kept on the record), or a
+        message kept for what it is (the server's own, a late answer, a stray)."""
+        limit = self.limits.max_events
+        if isinstance(value, dict) and "method" in value:
+            # A notification or a request of the server's own (sampling, elicitation): not ours.
+            if not self._take_server_message(value, record, call):
+                raise ExchangeFailure(f"more than {limit} messages without the response")
+            return False
+        if not isinstance(value, dict):
+            raise ExchangeFailure(f"the response is not a JSON-RPC object (got {type(value).__name__})")
+        late = value.get("id")
+        if isinstance(late, (str, int)) and late in self.unanswered:
+            # The late answer of a call given up on (a cancelled call the target finished).
+            self.unanswered.discard(late)
+            record.saw("received", "late", value, limit)
+            return False
+        if value.get("id") != request_id and _answers_another(value):
+            # A conformant client drops an answer to no request of its own and waits on (the
+            # SDKs report it and keep the session): kept as a stray, and the cell says so.
+            strays.append(value["id"])
+            record.saw("received", "stray", value, limit)
+            if len(strays) > limit:
+                raise ExchangeFailure(f"more than {limit} responses to other requests without the response")
+            return False
+        if value.get("id") != request_id:
+            raise ExchangeFailure(f"response id {value.get('id')!r} does not match request id {request_id!r}")
+        record.response = value
+        record.saw("received", "request", value, limit)
+        return True
 
     def _settle(self, record: Exchange, call: Call) -> None:
         """What the target writes in the call's `settle` seconds after its answer, read as the
