@@ -81,38 +81,48 @@ def probe_revision(
                 return found
             if any(plays(scenario) for scenario in scenarios):
                 client.listen()  # what arrives there during a call belongs to the call
-            held = 0
-            for scenario in scenarios:
-                if control.stopped or held >= limits.stalled_cells:
-                    found.skipped[scenario.key] = (
-                        control.reason if control.stopped else stopped_answering(held, limits.total_timeout)
-                    )
-                    continue
-                if plays(scenario):
-                    attempts = play_tries(
-                        client,
-                        scenario,
-                        session.negotiated or revision,
-                        f"{key}-{revision}-{scenario.key}",
-                        tries,
-                        control,
-                    )
-                    exchange = attempts[0]
-                    if len(attempts) > 1:
-                        found.tries[scenario.key] = attempts
-                    timed_out = any(
-                        bool(attempt.exchanges) and all(e.timed_out for e in attempt.exchanges) for attempt in attempts
-                    )
-                else:
-                    exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
-                    timed_out = exchange.timed_out
-                if control.stopped and not exchange.ok:
-                    exchange.failure = control.reason  # cut short by the stop, not the target's doing
-                held = held + 1 if timed_out else 0
-                found.answers[scenario.key] = exchange
+            _each_scenario(
+                client, found, scenarios, session.negotiated or revision, f"{key}-{revision}", tries, control, limits
+            )
             return found
         finally:
             client.close()
+
+
+def _each_scenario(
+    client: WireClient,
+    found: RevisionProbe,
+    scenarios: list[Scenario],
+    revision: str,
+    key: str,
+    tries: int,
+    control: RunControl,
+    limits: Limits,
+) -> None:
+    """Every scenario sent in the open session and its answer kept on `found`; once the run stops,
+    or the target has held `limits.stalled_cells` calls open in a row, the rest are skipped with why."""
+    held = 0
+    for scenario in scenarios:
+        if control.stopped or held >= limits.stalled_cells:
+            found.skipped[scenario.key] = (
+                control.reason if control.stopped else stopped_answering(held, limits.total_timeout)
+            )
+            continue
+        if plays(scenario):
+            attempts = play_tries(client, scenario, revision, f"{key}-{scenario.key}", tries, control)
+            exchange = attempts[0]
+            if len(attempts) > 1:
+                found.tries[scenario.key] = attempts
+            timed_out = any(
+                bool(attempt.exchanges) and all(e.timed_out for e in attempt.exchanges) for attempt in attempts
+            )
+        else:
+            exchange = client.request(scenario.method, copy.deepcopy(scenario.params))
+            timed_out = exchange.timed_out
+        if control.stopped and not exchange.ok:
+            exchange.failure = control.reason  # cut short by the stop, not the target's doing
+        held = held + 1 if timed_out else 0
+        found.answers[scenario.key] = exchange
 
 
 def play_tries(client: Any, scenario: Scenario, revision: str, key: str, tries: int, control: RunControl) -> list:
