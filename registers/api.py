@@ -24,7 +24,7 @@ from registers.core import rowcompare
 from registers.models import Citation, HostNote, Label, Register, RevisionSupport, Row
 
 #: The register side's operations on the API's document (mcp_compare.api_v1 mounts it).
-router = Router()
+router = Router(tags=["registers"])
 API_PAGE_SIZE = 100
 CITATION_FIELDS = ("order", "raw", "kind", "path", "line_start", "line_end", "quote", "web_url", "verdict")
 
@@ -76,7 +76,7 @@ def _rows(pks: list[int]) -> list[Row]:
     return [found[pk] for pk in pks if pk in found]
 
 
-@router.get("/registers/", response=register_out.RegistersOut, url_name="registers", tags=["registers"])
+@router.get("/registers/", response=register_out.RegistersOut, url_name="registers")
 @require_safe
 @cached_page(users_share=True)
 def registers(request):
@@ -91,7 +91,6 @@ def registers(request):
     "/registers/{slug}/",
     response={200: register_out.RegisterOut, **out.NOT_FOUND},
     url_name="register",
-    tags=["registers"],
 )
 @require_safe
 @cached_page(users_share=True)
@@ -108,7 +107,6 @@ def register(request, slug: str):
     "/registers/{slug}/proposals/",
     response={200: register_out.ProposalsOut, 409: out.Open, **out.NOT_FOUND},
     url_name="register_proposals",
-    tags=["registers"],
 )
 @require_safe
 @cached_page(users_share=True)
@@ -122,7 +120,7 @@ def register_proposals(request, slug: str):
     return api_json(found.as_dict() | {"patch": found.patch(), "page": f"/registers/{found.register.slug}/proposals/"})
 
 
-@router.get("/rows/", response={200: register_out.RowsOut, **out.NOT_FOUND}, url_name="rows", tags=["registers"])
+@router.get("/rows/", response={200: register_out.RowsOut, **out.NOT_FOUND}, url_name="rows")
 @require_safe
 @cached_page(users_share=True)
 def rows(request, query: Query[register_out.RowFilterQuery]):
@@ -155,7 +153,6 @@ def rows(request, query: Query[register_out.RowFilterQuery]):
     "/rows/{row_id}/",
     response={200: register_out.RowOut, 300: out.Choices, **out.NOT_FOUND},
     url_name="row",
-    tags=["registers"],
 )
 @require_safe
 @cached_page(users_share=True)
