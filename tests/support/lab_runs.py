@@ -5,14 +5,18 @@ lab version), so a second test process or lane reads what the first one measured
 Each (host, scenario) pair has a lock of its own: the test process that reaches a pair first
 measures it, and another that needs the same pair waits for that pair alone. With one lock for the
 whole catalogue, a test that needed twenty pairs waited about eight minutes while another process
-measured all 170, its test process idle."""
+measured all 170, its test process idle. The processes share two run slots, so no more hosts run
+at once than with one process measuring: the real hosts' readings are sensitive to load (Cline
+"never called the tool" with four at once on two cores)."""
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +26,10 @@ from comparison.hostlab.adapters import ADAPTERS
 PROJECT = Path(__file__).resolve().parents[2]
 CACHE = PROJECT / ".cache" / "hostlab-tests"
 RUNNABLE = [key for key, adapter in ADAPTERS.items() if adapter.runnable]
-#: Host runs at once in one test process, as the lab's own sweeps run them.
+#: Host runs at once, across every test process, as the lab's own sweeps run them.
 AT_ONCE = 2
+#: How long a host run waits for a slot: the catalogue's whole sweep takes about eight minutes.
+SLOT_WAIT = 1200.0
 
 
 def catalogue_observations(scenarios: Iterable[str] | None = None) -> dict[tuple[str, str], dict]:
@@ -56,8 +62,30 @@ def _observed(store: lab.FileCache, pair: tuple[str, str], *, wait: bool) -> dic
         try:
             found = store.get(key)
             if found is None:
-                found = lab.run_one(ADAPTERS[host], scenario)
+                with _run_slot():
+                    found = lab.run_one(ADAPTERS[host], scenario)
                 store.put(found)
             return found
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextmanager
+def _run_slot():
+    """One of the AT_ONCE slots the test processes share, waited for up to SLOT_WAIT seconds, held
+    while a host runs."""
+    deadline = time.monotonic() + SLOT_WAIT
+    while time.monotonic() < deadline:
+        for slot in range(AT_ONCE):
+            with open(CACHE / f"slot-{slot}.lock", "w") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                try:
+                    yield
+                finally:
+                    fcntl.flock(lock, fcntl.LOCK_UN)
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"no host-run slot came free within {SLOT_WAIT:.0f} s")
