@@ -19,7 +19,7 @@ from typing import Any
 from comparison.hostlab.adapters.base import Adapter, Context
 from comparison.hostlab.egress_trap import EgressTrap, proxy_environment
 from comparison.hostlab.fake_model import FakeModel, Script
-from comparison.probes.processes.process_tree import end_group, end_tree, new_mark
+from comparison.probes.processes.process_tree import end_group
 
 RECORDER = Path(__file__).resolve().parent / "recorder.py"
 RUN_TIMEOUT = 90.0
@@ -147,14 +147,14 @@ def run(adapter: Adapter, executable: Path, asked: HostRun) -> RunRecord:
         with FakeModel(script) as model, EgressTrap() as trap:
             context = _context(home, model.url, wrapped, asked)
             launch = adapter.launch(context, executable)
-            env, mark = _environment(home, launch, trap.url)
+            env = _environment(home, launch, trap.url)
             context.project.mkdir(exist_ok=True)
             trace = home / "connects.trace"
             argv = launch.argv
             if asked.trace_connects:
                 argv = ["strace", "-f", "-qq", "-e", "trace=connect", "-o", str(trace), *argv]
             process, out, err, timed_out = _execute(argv, launch.cwd, env, asked.timeout)
-            recorded = RunRecord(
+            return RunRecord(
                 host=adapter.key,
                 version=adapter.version,  # the adapter's, replaced by a sweep's version
                 tool=asked.tool,
@@ -173,10 +173,6 @@ def run(adapter: Adapter, executable: Path, asked: HostRun) -> RunRecord:
                 connects=_connects(trace) if asked.trace_connects else [],
                 home=str(home),
             )
-            # Only now, with the journal read: ending the marked processes with the host's group also
-            # ended the recorder before it had written the host's call (Gemini CLI, under CI's load).
-            end_tree(process, mark)
-            return recorded
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -199,20 +195,17 @@ def _context(home: Path, model_url: str, wrapped: list[str], asked: HostRun) -> 
     )
 
 
-def _environment(home: Path, launch, trap_url: str) -> tuple[dict[str, str], dict[str, str]]:
+def _environment(home: Path, launch, trap_url: str) -> dict[str, str]:
     """The host's files written and its environment: nothing of ours but PATH and the locale, its
-    own home, the egress trap as its proxy, and a mark (the run's processes, returned too)."""
+    own home, the egress trap as its proxy."""
     for path, text in launch.files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     env = {name: os.environ[name] for name in PASSED if name in os.environ}
     env |= {"HOME": str(home), "TMPDIR": str(home / "tmp"), "NO_COLOR": "1", "CI": "1"}
     env |= {**proxy_environment(trap_url), **launch.env}
-    # A host may leave a daemon behind in a session of its own (Cline's hub daemon did, for
-    # hours): the mark finds it once the run is recorded.
-    mark = new_mark()
     (home / "tmp").mkdir(exist_ok=True)
-    return env | mark, mark
+    return env
 
 
 def _execute(argv: list[str], cwd, env: dict[str, str], timeout: float):
