@@ -23,8 +23,6 @@ from tests.support.processes import fetch, free_port, manage, server
 pytestmark = pytest.mark.skipif(not lane_db.is_postgres(), reason="PostgreSQL lane: a server this test can stop")
 
 PAGES = ["/", "/matrix/", "/probes/", "/registers/", "/playground/", "/accounts/login/", "/api/v1/targets/"]
-#: A request that does not answer within this is a hang, and fails the test.
-HANG = 20.0
 
 
 def pg_bin() -> Path:

@@ -163,7 +163,8 @@ def wait_for(condition, timeout: float, what: str):
 
 
 def fetch(url: str, timeout: float = 20.0) -> tuple[int, dict[str, str], str, float]:
-    """(status, headers, body, seconds) of a GET, an HTTP error's included."""
+    """(status, headers, body, seconds) of a GET, an HTTP error's included; a request that does not
+    answer within `timeout` is a hang, and fails the test."""
     started = time.monotonic()
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 (a loopback http URL)
