@@ -78,13 +78,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     setup()
-    from django.core.cache import cache
-    from django.test import Client
+    _loaded_and_read()
+    _pages(args.repeat)
 
+
+def _loaded_and_read() -> None:
+    """The shipped registers and their copies loaded, every row's anchors read, and a run made."""
     from comparison.services.probing import ensure_builtin_target
     from comparison.tasks import start_run
     from language.vocabulary import REVISIONS
-    from registers import filters
     from registers.core.anchoring import doc_anchors
     from registers.core.format import parse_register
     from registers.loader import load_registers
@@ -107,6 +109,15 @@ def main() -> None:
         f"{reading * 1000:.0f} ms CPU ({reading * 1e6 / len(rows):.0f} µs a row, {found / len(rows):.1f} a row)"
     )
     start_run(target=ensure_builtin_target(), revisions=list(REVISIONS), scenarios=[])
+
+
+def _pages(repeat: int) -> None:
+    """Each page's CPU cold, rendered and cached, against the 404 page's."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    from registers import filters
+
     client = Client()
     client.get("/")
 
@@ -121,7 +132,7 @@ def main() -> None:
         pass
 
     logging.getLogger("django.request").setLevel(logging.ERROR)
-    base, base_queries = cpu_ms(client, "/no-such-page/", args.repeat * 4, warm)
+    base, base_queries = cpu_ms(client, "/no-such-page/", repeat * 4, warm)
     print("cold: after a load or a run (evidence read again); rendered: made again from the snapshot;")
     print("cached: from the page cache, as every request after the first is")
     heads = ("cold CPU", "x 404", "queries", "rendered", "x 404", "cached", "x 404")
@@ -129,10 +140,10 @@ def main() -> None:
     print(f"{'page':26} " + " ".join(f"{head:>{width}}" for head, width in zip(heads, widths, strict=True)))
     print(f"{'404 page':26} {base:7.2f} ms {1:6.1f} {base_queries:8}")
     for label, url in PAGES:
-        cold_cpu, queries = cpu_ms(client, url, args.repeat, cold)
-        warm_cpu, _ = cpu_ms(client, url, args.repeat, warm)
+        cold_cpu, queries = cpu_ms(client, url, repeat, cold)
+        warm_cpu, _ = cpu_ms(client, url, repeat, warm)
         client.get(url)
-        cached_cpu, _ = cpu_ms(client, url, args.repeat * 4, cached)
+        cached_cpu, _ = cpu_ms(client, url, repeat * 4, cached)
         print(
             f"{label:26} {cold_cpu:7.1f} ms {cold_cpu / base:6.1f} {queries:8} {warm_cpu:7.1f} ms "
             f"{warm_cpu / base:6.1f} {cached_cpu:6.2f} ms {cached_cpu / base:6.1f}"

@@ -47,7 +47,7 @@ def main(names: list[str]) -> int:
     django.setup()
     from comparison.core.era_grid import grid_of
     from comparison.probes.run.grid_run import run_grid
-    from comparison.probes.run.runner import run_probe
+    from comparison.probes.run.runner import ProbePlan, run_probe
     from comparison.probes.run.scenarios import FIXTURE
     from language.vocabulary import REVISIONS
 
@@ -56,10 +56,10 @@ def main(names: list[str]) -> int:
     worst = 0.0
     for name, spec in _targets(names):
         started = time.monotonic()
-        diagonal = run_probe(spec, scenarios=list(FIXTURE), revisions_=revisions)
+        diagonal = run_probe(spec, ProbePlan(scenarios=list(FIXTURE), revisions=revisions))
         one = time.monotonic() - started
         started = time.monotonic()
-        grid = run_grid(spec, scenarios=list(FIXTURE), revisions_=revisions, upstream_revisions=revisions)
+        grid = run_grid(spec, ProbePlan(scenarios=list(FIXTURE), revisions=revisions), upstream_revisions=revisions)
         full = time.monotonic() - started
         ratio = full / one if one else 0.0
         worst = max(worst, ratio)

@@ -28,7 +28,7 @@ django.setup()
 
 from comparison.probes.assessment.revisions import REVISIONS  # noqa: E402
 from comparison.probes.processes.control import RunControl  # noqa: E402
-from comparison.probes.run.runner import TargetSpec, run_probe  # noqa: E402
+from comparison.probes.run.runner import Hooks, ProbePlan, TargetSpec, run_probe  # noqa: E402
 from comparison.probes.run.scenarios import FIXTURE  # noqa: E402
 from tests.support import lane_db  # noqa: E402
 from tests.support.processes import free_port, manage, running, server  # noqa: E402
@@ -44,7 +44,7 @@ def alive(pids: list[int]) -> int:
 
 def hostile_run(name: str, spec: TargetSpec, revisions: list[str], pid_file: Path | None = None) -> None:
     started = time.monotonic()
-    outcomes = run_probe(spec, scenarios=list(FIXTURE), revisions_=revisions, control=RunControl(300))
+    outcomes = run_probe(spec, ProbePlan(scenarios=list(FIXTURE), revisions=revisions), Hooks(control=RunControl(300)))
     seconds = time.monotonic() - started
     reasons = Counter(o.failure.split(" (")[0][:60] or o.verdict for o in outcomes)
     left = alive([int(p) for p in pid_file.read_text().split()]) if pid_file and pid_file.exists() else 0
@@ -62,7 +62,7 @@ def cancel_latency() -> None:
 
     spec = TargetSpec("holds, orphans", "stdio", command=[*STUBBORN, "--stdio", "--hold", "--orphan"])
     asked["at"] = time.monotonic() + 3
-    run_probe(spec, scenarios=list(FIXTURE), revisions_=list(REVISIONS), should_stop=cancel)
+    run_probe(spec, ProbePlan(scenarios=list(FIXTURE), revisions=list(REVISIONS)), Hooks(should_stop=cancel))
     print(f"{'Cancel to the run returning':34} {time.monotonic() - asked['seen']:6.2f} s (5 revisions in flight)")
 
 

@@ -39,6 +39,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 import h11
@@ -268,8 +269,19 @@ def upload_loop(port: int, setup: dict, stop_at: float, every: float, sent: list
         time.sleep(max(0.0, every))
 
 
-def uploads_pass(port: int, manage: list[str], env: dict, paths: list[str], args, cookies: list[str], url: str) -> None:
+class Served(NamedTuple):
+    """The dashboard under load: its port, how to run its manage.py, its environment and its
+    database URL."""
+
+    port: int
+    manage: list[str]
+    env: dict
+    url: str
+
+
+def uploads_pass(served: Served, paths: list[str], args, cookies: list[str]) -> None:
     """The main mix with a 5,000-cell run stored and an upload every 3 s (issue 53)."""
+    port, manage, env, url = served
     import json
     import threading
 
@@ -308,9 +320,10 @@ def expensive_urls(runs: list[str], count: int = 400) -> list[str]:
     return [f"{shapes[n % len(shapes)]}&nonce={n}" for n in range(count)]
 
 
-def expensive_pass(port: int, manage: list[str], env: dict, seconds: float, cells: int, url: str) -> None:
+def expensive_pass(served: Served, seconds: float, cells: int) -> None:
     """20 clients on expensive requests beside 5 on a cheap page: the cheap page's latency, and
     how the expensive ones were answered (200, or 503 busy with Retry-After)."""
+    port, manage, env, url = served
     seed = {**env, "MCP_COMPARE_TASK_BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}
     done = subprocess.run(
         [*manage, "shell", "-c", SEED_RUNS.format(cells=cells)], cwd=PROJECT, env=seed, check=True,
@@ -343,7 +356,7 @@ def expensive_pass(port: int, manage: list[str], env: dict, seconds: float, cell
     )
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", choices=("gunicorn", "uvicorn", "runserver"), default="gunicorn")
     parser.add_argument("--clients", type=int, default=50)
@@ -361,7 +374,85 @@ def main() -> None:
         "--expensive", type=int, default=0, metavar="CELLS",
         help="also a pass of 20 expensive clients beside 5 on a cheap page, over 8 runs of CELLS results",
     )  # fmt: skip
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def _loaded(manage: list[str], env: dict) -> None:
+    """The scratch database migrated and loaded: the shipped registers and 511 synthetic ones."""
+    subprocess.run([*manage, "migrate", "-v0"], cwd=PROJECT, env=env, check=True)
+    with tempfile.TemporaryDirectory() as folder:
+        from bench.bench_registers import synthetic_registers
+
+        paths = [str(p) for p in synthetic_registers(511, Path(folder))]
+        subprocess.run(
+            [*manage, "load_registers", "registers/data", *paths],
+            cwd=PROJECT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+
+def _started(args: argparse.Namespace, manage: list[str], env: dict, port: int) -> subprocess.Popen:
+    command = ["scripts/serve.sh"]
+    if args.server == "runserver":
+        command = [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"]
+    return subprocess.Popen(
+        command,
+        cwd=PROJECT,
+        env={**env, "PORT": str(port), "MCP_COMPARE_SERVER": args.server},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def _wait_until_serving(served: Served) -> None:
+    """Up to 30 s for the database and the first page to answer."""
+    import urllib.request
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with psycopg.connect(served.url.replace("postgres://", "postgresql://", 1)):
+                pass
+            urllib.request.urlopen(f"http://127.0.0.1:{served.port}/registers/", timeout=5).read()
+            return
+        except OSError:
+            time.sleep(0.3)
+
+
+def _passes(served: Served, args: argparse.Namespace) -> None:
+    """Each audience's passes (cache empty, then warm), then the uploads and expensive passes asked."""
+    port, manage, env, url = served
+    paths = urls()
+    if args.mix == "main":
+        setup = subprocess.run(
+            [*manage, "shell", "-c", MAIN_SETUP], cwd=PROJECT, env=env, check=True, capture_output=True,
+            text=True,
+        )  # fmt: skip
+        paths = main_page_urls(setup.stdout.split()[-1])
+    workers = os.environ.get("MCP_COMPARE_WEB_WORKERS") or os.cpu_count() * 2
+    if args.server == "runserver":
+        workers = "1 process, threaded"
+    print(f"{args.server}, {workers} workers, {args.clients} clients, {args.seconds:.0f} s, {len(paths)} distinct URLs")
+    audiences = [("visitors", None), ("logged-in users", user_cookies(manage, env, args.clients))]
+    for who, cookies in audiences:
+        if args.who != "both" and not who.endswith(args.who):
+            continue
+        # A new data version empties the cache for each audience's first pass.
+        subprocess.run([*manage, "shell", "-c", BUMP], cwd=PROJECT, env=env, check=True, capture_output=True)
+        for label in ("cache empty at the start", "warm cache"):
+            latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients, cookies))
+            report(f"{who}, {label}", latencies, errors, args.seconds, connections(url))
+    if args.uploads:
+        uploads_pass(served, paths, args, audiences[1][1])
+    if args.expensive:
+        expensive_pass(served, args.seconds, args.expensive)
+
+
+def main() -> None:
+    args = _arguments()
     base = os.environ.get("DATABASE_URL", "")
     if not base.startswith(("postgres://", "postgresql://")):
         sys.exit("DATABASE_URL must name a PostgreSQL server (a scratch database is created on it)")
@@ -370,69 +461,13 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": url, "MCP_COMPARE_CACHE_DIR": cache, "MCP_COMPARE_SECRET_KEY": "b" * 50}
     manage = [sys.executable, "manage.py"]
     try:
-        subprocess.run([*manage, "migrate", "-v0"], cwd=PROJECT, env=env, check=True)
-        with tempfile.TemporaryDirectory() as folder:
-            from bench.bench_registers import synthetic_registers
-
-            paths = [str(p) for p in synthetic_registers(511, Path(folder))]
-            subprocess.run(
-                [*manage, "load_registers", "registers/data", *paths],
-                cwd=PROJECT,
-                env=env,
-                check=True,
-                stdout=subprocess.DEVNULL,
-            )
+        _loaded(manage, env)
         port = 18000 + os.getpid() % 1000
-        command = ["scripts/serve.sh"]
-        if args.server == "runserver":
-            command = [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"]
-        server = subprocess.Popen(
-            command,
-            cwd=PROJECT,
-            env={**env, "PORT": str(port), "MCP_COMPARE_SERVER": args.server},
-            start_new_session=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        server = _started(args, manage, env, port)
         try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    with psycopg.connect(url.replace("postgres://", "postgresql://", 1)):
-                        pass
-                    import urllib.request
-
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/registers/", timeout=5).read()
-                    break
-                except OSError:
-                    time.sleep(0.3)
-            paths = urls()
-            if args.mix == "main":
-                setup = subprocess.run(
-                    [*manage, "shell", "-c", MAIN_SETUP], cwd=PROJECT, env=env, check=True, capture_output=True,
-                    text=True,
-                )  # fmt: skip
-                paths = main_page_urls(setup.stdout.split()[-1])
-            workers = os.environ.get("MCP_COMPARE_WEB_WORKERS") or os.cpu_count() * 2
-            if args.server == "runserver":
-                workers = "1 process, threaded"
-            print(
-                f"{args.server}, {workers} workers, "
-                f"{args.clients} clients, {args.seconds:.0f} s, {len(paths)} distinct URLs"
-            )
-            audiences = [("visitors", None), ("logged-in users", user_cookies(manage, env, args.clients))]
-            for who, cookies in audiences:
-                if args.who != "both" and not who.endswith(args.who):
-                    continue
-                # A new data version empties the cache for each audience's first pass.
-                subprocess.run([*manage, "shell", "-c", BUMP], cwd=PROJECT, env=env, check=True, capture_output=True)
-                for label in ("cache empty at the start", "warm cache"):
-                    latencies, errors = asyncio.run(load(port, paths, args.seconds, args.clients, cookies))
-                    report(f"{who}, {label}", latencies, errors, args.seconds, connections(url))
-            if args.uploads:
-                uploads_pass(port, manage, env, paths, args, audiences[1][1], url)
-            if args.expensive:
-                expensive_pass(port, manage, env, args.seconds, args.expensive, url)
+            served = Served(port, manage, env, url)
+            _wait_until_serving(served)
+            _passes(served, args)
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)

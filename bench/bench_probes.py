@@ -33,7 +33,7 @@ django.setup()
 from comparison.probes.assessment.revisions import REVISIONS  # noqa: E402
 from comparison.probes.assessment.tries import DEFAULT_TRIES  # noqa: E402
 from comparison.probes.conformance import conformance_run  # noqa: E402
-from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe  # noqa: E402
+from comparison.probes.run.runner import ProbePlan, TargetSpec, builtin_fixture, run_probe  # noqa: E402
 from comparison.probes.run.scenarios import FIXTURE  # noqa: E402
 from comparison.probes.transport.http_transport import HttpTransport  # noqa: E402
 from comparison.probes.transport.wire import WireClient  # noqa: E402
@@ -68,7 +68,7 @@ def stop(process: subprocess.Popen) -> None:
 
 def full_run(spec: TargetSpec, tries: int = DEFAULT_TRIES) -> tuple[float, int]:
     started = time.perf_counter()
-    outcomes = run_probe(spec, scenarios=list(FIXTURE), revisions_=list(REVISIONS), tries=tries)
+    outcomes = run_probe(spec, ProbePlan(scenarios=list(FIXTURE), revisions=list(REVISIONS), tries=tries))
     return time.perf_counter() - started, len(outcomes)
 
 
@@ -126,50 +126,41 @@ class KeepAlive:
         self.sock.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=50)
-    args = parser.parse_args()
-    full_run(builtin_fixture(), tries=1)  # the fork server starts once, outside the numbers
-    both_runs("built-in fixture (stdio, forked sessions)", builtin_fixture())
+def _medians_over_http(port: int, repeat: int) -> None:
+    """tools/call through the wire client, a raw socket per call and one kept-alive socket."""
+    url = f"http://127.0.0.1:{port}/mcp"
+    client = WireClient(HttpTransport(url))
+    client.open("2025-11-25")
+    wire = []
+    for _ in range(repeat):
+        exchange = client.request("tools/call", {"name": "text", "arguments": {}})
+        wire.append(exchange.duration_ms)
+    session = client.transport.session_headers["Mcp-Session-Id"]
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "text", "arguments": {}}}
+    ).encode()
+    raw = []
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        raw_call(port, session, body)
+        raw.append((time.perf_counter() - begin) * 1000)
+    kept = []
+    keep_alive = KeepAlive(port, session)
+    for _ in range(repeat):
+        begin = time.perf_counter()
+        keep_alive.call(body)
+        kept.append((time.perf_counter() - begin) * 1000)
+    keep_alive.close()
+    client.close()
+    wire_ms, raw_ms, kept_ms = statistics.median(wire), statistics.median(raw), statistics.median(kept)
+    print(
+        f"tools/call median (n={repeat}): wire client {wire_ms:.2f} ms; raw socket, a connection per "
+        f"call {raw_ms:.2f} ms (wire/raw {wire_ms / raw_ms:.2f}x); h11 on one kept-alive socket "
+        f"{kept_ms:.2f} ms (wire/kept-alive {wire_ms / kept_ms:.2f}x)"
+    )
 
-    port = free_port()
-    fixture = start([sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)], port)
-    try:
-        url = f"http://127.0.0.1:{port}/mcp"
-        both_runs("fixture over Streamable HTTP", TargetSpec("fixture", "http", url=url, upstream="fixture"))
-        client = WireClient(HttpTransport(url))
-        client.open("2025-11-25")
-        wire = []
-        for _ in range(args.repeat):
-            exchange = client.request("tools/call", {"name": "text", "arguments": {}})
-            wire.append(exchange.duration_ms)
-        session = client.transport.session_headers["Mcp-Session-Id"]
-        body = json.dumps(
-            {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "text", "arguments": {}}}
-        ).encode()
-        raw = []
-        for _ in range(args.repeat):
-            begin = time.perf_counter()
-            raw_call(port, session, body)
-            raw.append((time.perf_counter() - begin) * 1000)
-        kept = []
-        keep_alive = KeepAlive(port, session)
-        for _ in range(args.repeat):
-            begin = time.perf_counter()
-            keep_alive.call(body)
-            kept.append((time.perf_counter() - begin) * 1000)
-        keep_alive.close()
-        client.close()
-        wire_ms, raw_ms, kept_ms = statistics.median(wire), statistics.median(raw), statistics.median(kept)
-        print(
-            f"tools/call median (n={args.repeat}): wire client {wire_ms:.2f} ms; raw socket, a connection per "
-            f"call {raw_ms:.2f} ms (wire/raw {wire_ms / raw_ms:.2f}x); h11 on one kept-alive socket "
-            f"{kept_ms:.2f} ms (wire/kept-alive {wire_ms / kept_ms:.2f}x)"
-        )
-    finally:
-        stop(fixture)
 
+def _through_mcp_proxy() -> None:
     proxy_bin = PROJECT / ".venv-peers" / "bin" / "mcp-proxy"
     if not proxy_bin.exists():
         print("mcp-proxy not installed (.venv-peers): run scripts/test.sh once")
@@ -191,6 +182,24 @@ def main() -> None:
             print("the conformance suite is not installed (scripts/test.sh installs it)")
     finally:
         stop(proxy)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=50)
+    args = parser.parse_args()
+    full_run(builtin_fixture(), tries=1)  # the fork server starts once, outside the numbers
+    both_runs("built-in fixture (stdio, forked sessions)", builtin_fixture())
+
+    port = free_port()
+    fixture = start([sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--port", str(port)], port)
+    try:
+        url = f"http://127.0.0.1:{port}/mcp"
+        both_runs("fixture over Streamable HTTP", TargetSpec("fixture", "http", url=url, upstream="fixture"))
+        _medians_over_http(port, args.repeat)
+    finally:
+        stop(fixture)
+    _through_mcp_proxy()
 
 
 if __name__ == "__main__":

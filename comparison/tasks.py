@@ -26,7 +26,7 @@ from comparison.models import ProbeRun, ProbeSchedule
 from comparison.services.lab import run_target
 from comparison.services.lab_sweeps import SweepOutcome, measure_version, releases
 from comparison.services.lab_through import real_hosts_pass
-from comparison.services.probing import RunRefused, create_run, execute_run
+from comparison.services.probing import RunRefused, RunRequest, create_run, execute_run
 
 logger = logging.getLogger(__name__)
 
@@ -62,9 +62,9 @@ def host_target_task(target_id: int, run_id: int | None = None) -> dict:
 
 
 def start_run(**fields) -> ProbeRun:
-    """Create a run (comparison.services.probing.create_run, the same keywords; refused while the target
-    has one) and queue it."""
-    run = create_run(**fields)
+    """Create a run (comparison.services.probing.create_run; the keywords are RunRequest's fields;
+    refused while the target has one) and queue it."""
+    run = create_run(RunRequest(**fields))
     result = execute_run_task.enqueue(run.pk)
     ProbeRun.objects.filter(pk=run.pk, task_id="").update(task_id=str(result.id))
     run.refresh_from_db()

@@ -4,6 +4,7 @@ matched to rows by their anchors, then evidence.rules.evidence over them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from comparison.hosts.agreement import row_host_views
 from comparison.hosts.findings import findings_for
@@ -105,35 +106,40 @@ def row_evidence(
     return evidence.row_evidence(
         row_id,
         claims,
-        model,
-        findings_for(anchors, revisions.subject if revisions is not None else ()),
-        cells,
+        evidence.RowMeasurements(
+            model, findings_for(anchors, revisions.subject if revisions is not None else ()), cells
+        ),
         HOSTS,
         revisions,
     )
 
 
-def row_revisions(
-    facts: dict | None,
-    introduced: str,
-    removed: str,
-    anchors: list | None = None,
-    title: str = "",
-    status_subject: str = "",
-    status: str = "",
-) -> evidence.RowRevisions:
+class StoredRow(NamedTuple):
+    """A stored row's fields that say what it claims of the revisions: its `facts` (with their
+    support), its labels' span, its stored anchors, its title, its register's subject and status."""
+
+    facts: dict | None
+    introduced: str
+    removed: str
+    anchors: list | None = None
+    title: str = ""
+    status_subject: str = ""
+    status: str = ""
+
+
+def row_revisions(row: StoredRow) -> evidence.RowRevisions:
     """What a stored row says of the revisions (its `facts` support and its labels' span), what it
     is about (its stored anchors) and its status claim."""
-    found = [item for item in anchors or () if isinstance(item, dict) and item.get("anchor")]
+    found = [item for item in row.anchors or () if isinstance(item, dict) and item.get("anchor")]
     return evidence.RowRevisions(
-        (facts or {}).get("support", {}),
-        introduced or "",
-        removed or "",
-        title or "",
+        (row.facts or {}).get("support", {}),
+        row.introduced or "",
+        row.removed or "",
+        row.title or "",
         tuple(item["anchor"] for item in found),
         tuple(item["anchor"] for item in found if item.get("how") == TITLE),
-        status_subject or "",
-        status or "",
+        row.status_subject or "",
+        row.status or "",
         tuple(item["anchor"] for item in found if item.get("how") == "what"),
     )
 
@@ -141,13 +147,15 @@ def row_revisions(
 def revisions_of_row(row) -> evidence.RowRevisions:
     """row_revisions of a loaded register Row (with its register)."""
     return row_revisions(
-        row.facts,
-        row.introduced_in,
-        row.removed_in,
-        row.anchors,
-        row.difference or row.title,
-        row.register.subject,
-        row.status_verdict,
+        StoredRow(
+            row.facts,
+            row.introduced_in,
+            row.removed_in,
+            row.anchors,
+            row.difference or row.title,
+            row.register.subject,
+            row.status_verdict,
+        )
     )
 
 
@@ -162,7 +170,11 @@ def evidence_of_rows(
     def compute(row_id: str, claims: dict, revisions: evidence.RowRevisions, met: list) -> list:
         model = row_host_views(row_id, claims, revisions.title)
         return evidence.row_evidence(
-            row_id, claims, model, findings_for(revisions.anchors, revisions.subject), met, HOSTS, revisions
+            row_id,
+            claims,
+            evidence.RowMeasurements(model, findings_for(revisions.anchors, revisions.subject), met),
+            HOSTS,
+            revisions,
         )
 
     if cells is None:

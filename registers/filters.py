@@ -120,7 +120,9 @@ def _evidence_input(values: tuple) -> tuple:
     facts = values[11] or {}
     anchors, difference, subject = values[len(FACT_COLUMNS) : len(FACT_COLUMNS) + len(EVIDENCE_COLUMNS)]
     status = values[3]
-    revisions = row_evidence.row_revisions(facts, values[8], values[9], anchors, difference, subject, status)
+    revisions = row_evidence.row_revisions(
+        row_evidence.StoredRow(facts, values[8], values[9], anchors, difference, subject, status)
+    )
     return values[1], facts.get("hosts", {}), revisions
 
 

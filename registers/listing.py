@@ -48,32 +48,24 @@ class Links:
 
 
 def fragments(
+    row,
     *,
-    links: Links | None = None,
-    register_slug: str,
-    subject: str = "",
-    row_id: str,
-    title_html: str,
-    difference_html: str,
     labels: list[tuple[str, str]],
     support: list[tuple[str, str, str, str]],
     hosts: dict[str, tuple[str, list[str]]],
-    status_verdict: str,
-    status_cell: str,
-    status_broken: bool,
-    value_display: str,
-    effort: str,
-    risk: str,
+    links: Links | None = None,
 ) -> Fragments:
-    """The three fragments of one row, from plain values: labels as (text, kind), support as
+    """The three fragments of one row: the row's own fields read off `row` (a model or a
+    historical model), its children as plain values: labels as (text, kind), support as
     (revision, state, note, source) in revision order, hosts as {host: (state, where)}."""
     links = links or Links.current()
     row_list = links.row_list
+    subject = row.register.subject
     context = {
-        "url": links.row_pattern.format(slug=register_slug, id=row_id),
-        "row_id": row_id,
-        "title_html": title_html,
-        "difference_html": difference_html or title_html,
+        "url": links.row_pattern.format(slug=row.register.slug, id=row.row_id),
+        "row_id": row.row_id,
+        "title_html": row.title_html,
+        "difference_html": row.difference_html or row.title_html,
         "labels": [
             {"text": text, "kind": kind, "href": f"{row_list}?{urlencode({'label': text})}"} for text, kind in labels
         ],
@@ -85,13 +77,13 @@ def fragments(
             )
             for host in vocab.HOSTS
         ],
-        "status_class": status_verdict or "none",
-        "status_symbol": vocab.STATUS_LABELS.get(status_verdict, ""),
-        "status_cell": status_cell,
-        "status_broken": status_broken,
-        "value_display": value_display,
-        "effort": effort,
-        "risk": risk,
+        "status_class": row.status_verdict or "none",
+        "status_symbol": vocab.STATUS_LABELS.get(row.status_verdict, ""),
+        "status_cell": row.status_cell,
+        "status_broken": row.status_broken,
+        "value_display": f"{row.value_sign} {row.value_level}".strip(),
+        "effort": row.effort,
+        "risk": row.risk,
     }
     lead, cells, matrix = (part.strip() for part in render_to_string(TEMPLATE, context).split(SEPARATOR))
     return Fragments(lead, cells, matrix)
@@ -119,21 +111,11 @@ def fill(rows, labels: dict, support: dict, notes: dict) -> None:
     links = Links.current()
     for row in rows:
         parts = fragments(
-            links=links,
-            register_slug=row.register.slug,
-            subject=row.register.subject,
-            row_id=row.row_id,
-            title_html=row.title_html,
-            difference_html=row.difference_html,
+            row,
             labels=labels.get(row.pk, []),
             support=support.get(row.pk, []),
             hosts=notes.get(row.pk, {}),
-            status_verdict=row.status_verdict,
-            status_cell=row.status_cell,
-            status_broken=row.status_broken,
-            value_display=f"{row.value_sign} {row.value_level}".strip(),
-            effort=row.effort,
-            risk=row.risk,
+            links=links,
         )
         row.lead_html, row.cells_html, row.matrix_html = parts.lead_html, parts.cells_html, parts.matrix_html
 
@@ -143,20 +125,10 @@ def fill_from_documents(pairs) -> None:
     links = Links.current()
     for row, doc in pairs:
         parts = fragments(
-            links=links,
-            register_slug=row.register.slug,
-            subject=row.register.subject,
-            row_id=row.row_id,
-            title_html=row.title_html,
-            difference_html=row.difference_html,
+            row,
             labels=[(label.text, label.kind) for label in doc.labels],
             support=[(s.revision, s.state, s.note, s.source) for s in doc.support],
             hosts={note.host: (note.state, note.where) for note in doc.host_notes},
-            status_verdict=row.status_verdict,
-            status_cell=row.status_cell,
-            status_broken=row.status_broken,
-            value_display=f"{row.value_sign} {row.value_level}".strip(),
-            effort=row.effort,
-            risk=row.risk,
+            links=links,
         )
         row.lead_html, row.cells_html, row.matrix_html = parts.lead_html, parts.cells_html, parts.matrix_html

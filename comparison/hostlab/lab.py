@@ -10,6 +10,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -115,33 +116,44 @@ def observe(
     }
 
 
-def run_one(
-    adapter: Adapter,
-    scenario: str,
-    *,
-    server: list[str] | None = None,
-    server_env: dict[str, str] | None = None,
-    arguments: dict[str, Any] | None = None,
-    trace_connects: bool = False,
-    install_dir: Path | None = None,
-    server_url: str = "",
-    server_headers: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """One host, one tool: the fixture's, unless `server` names another stdio MCP server. With
-    `install_dir` (a swept version's folder), the host installed there; `adapter.version` says which."""
+@dataclass(frozen=True)
+class RunSetup:
+    """What each run of a pass is made against: the fixture when `server` is None, else another
+    stdio MCP server with its environment (or, with `server_url`, a Streamable HTTP one with its
+    headers); the tool's arguments; whether to trace every connect (strace); the folder of a swept
+    host version (`install_dir`), whose version the adapter says."""
+
+    server: list[str] | None = None
+    server_env: dict[str, str] = field(default_factory=dict)
+    arguments: dict[str, Any] = field(default_factory=dict)
+    trace_connects: bool = False
+    install_dir: Path | None = None
+    server_url: str = ""
+    server_headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def fixture(self) -> str:
+        """What the observations name as their server's version."""
+        return catalogue.fixture_version() if self.server is None else "user-server"
+
+
+def run_one(adapter: Adapter, scenario: str, setup: RunSetup | None = None) -> dict[str, Any]:
+    """One host, one tool: the fixture's, unless `setup` names another MCP server."""
+    setup = setup or RunSetup()
+    install_dir = setup.install_dir
     binary = binary_path(adapter, None if install_dir is None else install_dir / "node_modules")
-    fixture = catalogue.fixture_version() if server is None else "user-server"
+    fixture = setup.fixture
     if not adapter.runnable or binary is None:
         return not_measured(adapter, scenario, fixture, adapter.unavailable or f"{adapter.package} is not installed")
     for start in range(1, max(1, adapter.starts) + 1):
         asked = HostRun(
             tool=scenario,
-            server=server or catalogue.fixture_command(),
-            server_env=catalogue.fixture_environment() if server is None else dict(server_env or {}),
-            arguments=dict(arguments or {}),
-            trace_connects=trace_connects,
-            server_url=server_url,
-            server_headers=dict(server_headers or {}),
+            server=setup.server or catalogue.fixture_command(),
+            server_env=catalogue.fixture_environment() if setup.server is None else dict(setup.server_env),
+            arguments=dict(setup.arguments),
+            trace_connects=setup.trace_connects,
+            server_url=setup.server_url,
+            server_headers=dict(setup.server_headers),
             install_dir=install_dir,
         )
         record = run(adapter, binary, asked)
@@ -149,7 +161,7 @@ def run_one(
         if scenario == ANY_TOOL or _tool_was_offered(record, adapter, scenario):
             break
     # Through a URL nothing records the upstream: the fixture the target fronts is the reference.
-    reference = catalogue.fixture_reply(scenario) if server_url else None
+    reference = catalogue.fixture_reply(scenario) if setup.server_url else None
     return observe(record, adapter, scenario, fixture, reference)
 
 
@@ -180,23 +192,25 @@ def run_many(
     *,
     known: Callable[[str], dict[str, Any] | None] = lambda key: None,
     workers: int = 2,
-    **options: Any,
+    setup: RunSetup | None = None,
+    adapters: dict[str, Adapter] = ADAPTERS,
 ) -> tuple[list[dict[str, Any]], int]:
-    """(host, scenario) pairs -> (observations in order, how many were reused from `known`)."""
+    """(host, scenario) pairs -> (observations in order, how many were reused from `known`: only
+    runs against the fixture are)."""
     pairs = list(pairs)
-    fixture = catalogue.fixture_version() if options.get("server") is None else "user-server"
+    setup = setup or RunSetup()
+    fixture = setup.fixture
     found: dict[int, dict[str, Any]] = {}
     todo = []
-    adapters = options.pop("adapters", ADAPTERS)
     for index, (host, scenario) in enumerate(pairs):
         adapter = adapters[host]
-        cached = known(cache_key(host, adapter.version, scenario, fixture)) if options.get("server") is None else None
+        cached = known(cache_key(host, adapter.version, scenario, fixture)) if setup.server is None else None
         if cached is not None:
             found[index] = cached
         else:
             todo.append(index)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {index: pool.submit(run_one, adapters[pairs[index][0]], pairs[index][1], **options) for index in todo}
+        futures = {index: pool.submit(run_one, adapters[pairs[index][0]], pairs[index][1], setup) for index in todo}
         for index, future in futures.items():
             found[index] = future.result()
     return [found[index] for index in range(len(pairs))], len(pairs) - len(todo)

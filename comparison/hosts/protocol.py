@@ -71,21 +71,27 @@ def negotiates(host: str, revision: str) -> bool:
     return revision in REVISIONS and REVISIONS.index(revision) <= REVISIONS.index(newest)
 
 
-def outcomes(
-    scenario_key: str,
-    revision: str,
-    verdict: str,
-    *,
-    expected: str,
-    testable: bool = True,
-    failed: bool = False,
-    kinds: tuple[str, ...] = (),
-) -> list[HostOutcome]:
-    """What each host would see of one cell: `verdict` is the cell's, `expected` the vocabulary's
-    "as expected"; a cell not testable is scored for nobody, a failed one (the proxy answered
-    nothing usable) counts against every host that negotiates the revision. `kinds` are the kinds
-    of change the cell's findings name (change_kinds): when every finding names one, what each kind
-    does to a host decides, not whether the host uses the message."""
+@dataclass(frozen=True)
+class Cell:
+    """One family cell as the host models read it: `verdict` is the cell's, `expected` the
+    vocabulary's "as expected"; a cell not `testable` is scored for nobody, a `failed` one (the
+    proxy answered nothing usable) counts against every host that negotiates the revision. `kinds`
+    are the kinds of change the cell's findings name (change_kinds): when every finding names one,
+    what each kind does to a host decides, not whether the host uses the message."""
+
+    scenario_key: str
+    revision: str
+    verdict: str
+    expected: str
+    testable: bool = True
+    failed: bool = False
+    kinds: tuple[str, ...] = ()
+
+
+def outcomes(cell: Cell) -> list[HostOutcome]:
+    """What each host would see of one cell."""
+    scenario_key, revision, verdict, kinds = cell.scenario_key, cell.revision, cell.verdict, cell.kinds
+    testable, failed, expected = cell.testable, cell.failed, cell.expected
     found = []
     for host in HOSTS:
         react = reaction(host, scenario_key)
@@ -115,21 +121,9 @@ def outcomes(
     return found
 
 
-def interop(
-    scenario_key: str,
-    revision: str,
-    verdict: str,
-    *,
-    expected: str,
-    testable: bool = True,
-    kinds: tuple[str, ...] = (),
-) -> dict[str, bool]:
+def interop(cell: Cell) -> dict[str, bool]:
     """{host: gets through the proxy what it gets from the upstream}, only for hosts scored."""
-    return {
-        item.host: item.status != AFFECTED
-        for item in outcomes(scenario_key, revision, verdict, expected=expected, testable=testable, kinds=kinds)
-        if item.status != UNSCORED
-    }
+    return {item.host: item.status != AFFECTED for item in outcomes(cell) if item.status != UNSCORED}
 
 
 def finding_kinds(findings: list[dict]) -> tuple[str, ...]:

@@ -93,11 +93,13 @@ def host_outcomes(result: ProbeResult) -> list:
     if not (family and family.play):
         return []
     return protocol.outcomes(
-        result.scenario,
-        result.negotiated_revision or result.requested_revision,
-        result.verdict,
-        expected=PROBE_VERDICTS[0],
-        testable=result.verdict not in (ProbeVerdict.NOT_TESTABLE, ProbeVerdict.NOT_COMPARED),
-        failed=result.verdict == ProbeVerdict.FAILED,
-        kinds=protocol.finding_kinds(result.findings),
+        protocol.Cell(
+            result.scenario,
+            result.negotiated_revision or result.requested_revision,
+            result.verdict,
+            expected=PROBE_VERDICTS[0],
+            testable=result.verdict not in (ProbeVerdict.NOT_TESTABLE, ProbeVerdict.NOT_COMPARED),
+            failed=result.verdict == ProbeVerdict.FAILED,
+            kinds=protocol.finding_kinds(result.findings),
+        )
     )

@@ -117,21 +117,20 @@ def run_fixture(
 
 
 def run_server(
-    command: list[str],
+    server: lab.RunSetup,
     tool: str,
     *,
-    arguments: dict[str, Any] | None = None,
-    env: dict[str, str] | None = None,
     hosts: list[str] | None = None,
     redactor: Redactor | None = None,
     workers: int = 2,
     batch: str | None = None,
 ) -> LabOutcome:
-    """A user's stdio MCP server through each host, calling `tool` once; secrets masked before
-    anything is stored (the command, its environment's values, whatever came back)."""
-    redactor = redactor or Redactor(list((env or {}).values()))
+    """A user's stdio MCP server (`server.server`, its environment and the tool's arguments)
+    through each host, calling `tool` once; secrets masked before anything is stored (the command,
+    its environment's values, whatever came back)."""
+    redactor = redactor or Redactor(list(server.server_env.values()))
     pairs = [(host, tool) for host in hosts or list(ADAPTERS)]
-    observations, _ = lab.run_many(pairs, workers=workers, server=command, server_env=env, arguments=arguments)
+    observations, _ = lab.run_many(pairs, workers=workers, setup=server)
     stamp = batch or datetime.now().astimezone().strftime("%Y%m%dT%H%M%S%f")
     saved = [
         _save(redactor.data(through.measured_or_not(observation)), USER_SERVER, key=f"{observation['key']}/{stamp}")
@@ -150,14 +149,8 @@ def run_target(target_id: int, tool: str, arguments: dict[str, Any], batch: str)
     command, env = list(spec.command), dict(spec.env)
     if target.builtin:
         command, env = catalogue.fixture_command(), catalogue.fixture_environment()
-    outcome = run_server(
-        command,
-        tool,
-        arguments=arguments,
-        env=env,
-        redactor=target.redactor(),
-        batch=batch,
-    )
+    setup = lab.RunSetup(server=command, server_env=env, arguments=dict(arguments or {}))
+    outcome = run_server(setup, tool, redactor=target.redactor(), batch=batch)
     return len(outcome.observations)
 
 

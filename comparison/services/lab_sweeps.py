@@ -50,7 +50,9 @@ def measure_version(host: str, version: str, scenarios: list[str] | None = None,
         _save(item, FIXTURE_SERVER)
         return {"version": version, "ran": 0, "reused": 0, "install_seconds": 0.0, "error": str(error)}
     pairs = [(host, s) for s in scenarios or [s.tool for s in catalogue.SCENARIOS]]
-    observed, reused = lab.run_many(pairs, known=_stored, workers=workers, adapters={host: adapter}, install_dir=place)
+    observed, reused = lab.run_many(
+        pairs, known=_stored, workers=workers, adapters={host: adapter}, setup=lab.RunSetup(install_dir=place)
+    )
     for item in observed:
         if "id" not in item:
             item["partings"] = (

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from comparison.hostlab import catalogue, lab, through
@@ -35,16 +36,23 @@ def _through_options(spec, builtin: bool) -> dict[str, Any]:
     return {"server": list(spec.command), "server_env": dict(spec.env)}
 
 
+@dataclass(frozen=True)
+class ThroughPass:
+    """Which hosts and scenarios a pass through a target runs, and how: `target_id` names the
+    target in the cache keys, `stored` holds the keys measured before (not run again), `builtin`
+    says the target is the fixture itself."""
+
+    target_id: int | str
+    redactor: Redactor
+    hosts: list[str] | None = None
+    scenarios: list[str] | None = None
+    stored: dict[str, Any] | None = None
+    workers: int = 2
+    builtin: bool = False
+
+
 def through_spec(
-    spec,
-    *,
-    target_id: int | str,
-    redactor: Redactor,
-    hosts: list[str] | None = None,
-    scenarios: list[str] | None = None,
-    stored: dict[str, Any] | None = None,
-    workers: int = 2,
-    builtin: bool = False,
+    spec, asked: ThroughPass
 ) -> tuple[dict[tuple[str, str], tuple[str, dict[str, Any] | None]], list[tuple[str, str]], str]:
     """Each installed host through a target spec in the fixture's scenarios: ({pair: (key, fresh
     observation or None when `stored` has the key)}, the pairs run, the target's identity). What
@@ -52,33 +60,33 @@ def through_spec(
     from comparison.probes.processes.launch import launched
     from comparison.probes.run.runner import PROJECT, expand_placeholders
 
-    options = _through_options(spec, builtin)
+    options = _through_options(spec, asked.builtin)
     # A target the dashboard starts (a peer's launch command) serves for the whole pass.
     served = (
         launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
-        if spec.launch and not builtin
+        if spec.launch and not asked.builtin
         else contextlib.nullcontext()
     )
     with served:
-        return _through(spec, options, target_id, redactor, hosts, scenarios, stored, workers, builtin)
+        return _through(spec, options, asked)
 
 
-def _through(spec, options, target_id, redactor, hosts, scenarios, stored, workers, builtin):
+def _through(spec, options: dict[str, Any], asked: ThroughPass):
     from comparison.probes.run.runner import builtin_fixture
     from comparison.probes.targets.identity import server_identity
 
-    identity = server_identity(builtin_fixture() if builtin else spec)
+    identity = server_identity(builtin_fixture() if asked.builtin else spec)
     # Header values are secrets: the key hashes their names only.
     headers = sorted(options.get("server_headers", {}))
     launch = json.dumps(
         [options.get("server"), options.get("server_url", ""), headers, identity, catalogue.fixture_version()]
     )
-    hosts = hosts or [key for key, adapter in ADAPTERS.items() if adapter.runnable]
-    scenarios = scenarios or [s.tool for s in catalogue.SCENARIOS]
+    hosts = asked.hosts or [key for key, adapter in ADAPTERS.items() if adapter.runnable]
+    scenarios = asked.scenarios or [s.tool for s in catalogue.SCENARIOS]
     pairs = [(host, scenario) for host in hosts for scenario in scenarios]
-    keys = {pair: target_key(pair[0], ADAPTERS[pair[0]].version, pair[1], target_id, launch) for pair in pairs}
-    todo = [pair for pair in pairs if keys[pair] not in (stored or {})]
-    observed, _ = lab.run_many(todo, workers=workers, **options) if todo else ([], 0)
+    keys = {pair: target_key(pair[0], ADAPTERS[pair[0]].version, pair[1], asked.target_id, launch) for pair in pairs}
+    todo = [pair for pair in pairs if keys[pair] not in (asked.stored or {})]
+    observed, _ = lab.run_many(todo, workers=asked.workers, setup=lab.RunSetup(**options)) if todo else ([], 0)
     observed = [through.measured_or_not(item) for item in observed]
     if observed and not identity and not any((item.get("reached") or {}).get("reached") for item in observed):
         # Nothing answered: a harness or target failure, never a finding to store and reuse.
@@ -88,7 +96,7 @@ def _through(spec, options, target_id, redactor, hosts, scenarios, stored, worke
     for pair in pairs:
         item = fresh.get(pair)
         if item is not None:
-            item = redactor.data(dict(item, fixture=f"target-{target_id}", target_identity=identity))
+            item = asked.redactor.data(dict(item, fixture=f"target-{asked.target_id}", target_identity=identity))
         found[pair] = (keys[pair], item)
     return found, todo, identity
 
@@ -111,10 +119,10 @@ def run_through_target(
     # Only measurements are reused: a host that was missing or failed is tried again.
     candidates = HostObservation.objects.filter(server=TARGET_SERVER, fixture=f"target-{target.pk}", not_measured="")
     stored = {} if refresh else {row.key: row for row in candidates.defer("raw")}
-    found, todo, identity = through_spec(
-        target.spec(), target_id=target.pk, redactor=target.redactor(), hosts=hosts, scenarios=scenarios,
-        stored=stored, workers=workers, builtin=target.builtin,
-    )  # fmt: skip
+    asked = ThroughPass(
+        target.pk, target.redactor(), hosts, scenarios, stored=stored, workers=workers, builtin=target.builtin
+    )
+    found, todo, identity = through_spec(target.spec(), asked)
     saved = []
     for key, item in found.values():
         if item is not None:

@@ -15,6 +15,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
@@ -79,18 +80,28 @@ def ensure_builtin_target() -> ProbeTarget:
     return target
 
 
-def create_run(
-    *,
-    target: ProbeTarget,
-    revisions: list[str],
-    scenarios: list[str],
-    user=None,
-    real_host: bool = False,
-    conformance: bool = False,
-    schedule=None,
-    tries: int | None = None,
-    upstream_revisions: list[str] | None = None,
-) -> ProbeRun:
+@dataclass(frozen=True)
+class RunRequest:
+    """A run as asked (a form, the API, a schedule, the command): the target, the revisions and
+    scenario keys (none: all), who asked, whether the real hosts and the conformance suite go
+    with it, how often a timing-sensitive cell is played (the setting when None), and the upstream
+    revisions of a cross-era grid."""
+
+    target: ProbeTarget
+    revisions: list[str]
+    scenarios: list[str]
+    user: object = None
+    real_host: bool = False
+    conformance: bool = False
+    schedule: object = None
+    tries: int | None = None
+    upstream_revisions: list[str] = field(default_factory=list)
+
+
+def create_run(asked: RunRequest) -> ProbeRun:
+    """The run, queued; refused when the target is disabled, cannot be pinned for a grid, or
+    already has a run in progress."""
+    target, revisions, scenarios = asked.target, asked.revisions, asked.scenarios
     if not target.enabled:
         raise RunRefused(f"{target} is disabled")
     # A run whose worker died must not hold the target for good.
@@ -99,7 +110,7 @@ def create_run(
     chosen_scenarios = [key for key in known if key in scenarios] or known
     chosen_revisions = [rev for rev in REVISIONS if rev in revisions] or list(REVISIONS)
     chosen = [s for s in suite(target.suite) if s.key in chosen_scenarios]
-    pins = [rev for rev in REVISIONS if rev in (upstream_revisions or [])]
+    pins = [rev for rev in REVISIONS if rev in (asked.upstream_revisions or [])]
     if pins and (why := target.grid_unpinnable()):
         raise RunRefused(why)
     try:
@@ -108,14 +119,14 @@ def create_run(
                 target=target,
                 revisions=chosen_revisions,
                 scenarios=chosen_scenarios,
-                started_by=user,
+                started_by=asked.user,
                 upstream_revisions=pins,
                 total=max(1, len(pins))
                 * sum(len(applicable(chosen, revision, target.transport)) for revision in chosen_revisions),
-                real_host=real_host,
-                conformance=conformance,
-                schedule=schedule,
-                tries=max(1, min(tries or settings.PROBE_TRIES, MAX_TRIES)),
+                real_host=asked.real_host,
+                conformance=asked.conformance,
+                schedule=asked.schedule,
+                tries=max(1, min(asked.tries or settings.PROBE_TRIES, MAX_TRIES)),
             )
     except IntegrityError:
         raise RunRefused(f"{target} already has a run in progress; one target runs one probe at a time") from None

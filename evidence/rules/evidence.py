@@ -27,6 +27,7 @@ register does not name has "no claim"; "untested" means nothing at all was measu
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from comparison.core import failure_checks, spec_checks
@@ -71,19 +72,26 @@ def real_checked_examples() -> set[str]:
     return set(vectors()) | {name for name, value in COMPOSED.items() if "messages" not in value}
 
 
+@dataclass(frozen=True)
+class RowMeasurements:
+    """What was measured of a row: `model` the row's (example, views) from hosts.agreement,
+    `findings` real-host findings, `cells` the latest probe results that exercised the row."""
+
+    model: tuple[str, list[RowHostView]] | None
+    findings: Iterable[dict[str, Any]]
+    cells: Iterable[ProbeCell]
+
+
 def row_evidence(
     row_id: str,
     claims: dict[str, str],
-    model: tuple[str, list[RowHostView]] | None,
-    findings: Iterable[dict[str, Any]],
-    cells: Iterable[ProbeCell],
+    measured: RowMeasurements,
     hosts: Iterable[str],
     revisions: RowRevisions | None = None,
 ) -> list[HostEvidence]:
     """One HostEvidence per host (in `hosts` order) for a row, then one for the spec when
-    `revisions` is given: `claims` {host: state}, `model` the row's (example, views) from
-    hosts.agreement, `findings` real-host findings, `cells` the latest probe results that
-    exercised the row."""
+    `revisions` is given: `claims` {host: state}, and what was `measured` of the row."""
+    model, findings, cells = measured.model, measured.findings, measured.cells
     status_subject = revisions.status_subject if revisions is not None else ""
     found = {host: HostEvidence(host, claims.get(host, ""), subject=status_subject) for host in hosts}
     if model:

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from language.vocabulary import HOST_HAS, HOST_LACKS, HOST_MENTIONED, HOST_NA, HOST_PARTIAL, HOSTS, SUBJECT_HOST
-from registers.core.citations import Citation
-from registers.core.support import HostSegment
+from registers.core.support import host_segments
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"*])")
 OPENCODE = re.compile(r"\bopencode\b", re.I)
@@ -69,29 +68,24 @@ def hosts_named(sentence: str, subject_name: str) -> set[str]:
     return named
 
 
-def build_host_notes(
-    *,
-    subject_name: str,
-    fields: list[tuple[str, str]],
-    label_hosts: list[str],
-    subject_has_others_dont: bool,
-    where_segments: list[HostSegment],
-    status_verdict: str,
-    citations: list[Citation],
-) -> list[HostNote]:
-    """One HostNote per host that the row says anything about, in HOSTS order.
-
-    `fields` are (key, text) pairs of the row's section; the subject's own status field is
-    its note in full.
-    """
+def build_host_notes(row, subject_name: str) -> list[HostNote]:
+    """One HostNote per host that the row (a parsed RowDoc: its labels, Where cell, fields, status
+    and citations) says anything about, in HOSTS order. The subject's own status field is its note
+    in full."""
     notes = {host: HostNote(host) for host in HOSTS}
+    label_hosts = [label.host for label in row.labels if label.kind == "host" and label.host]
+    subject_has_others_dont = any(
+        label.text.replace(subject_name, "mcpx") == "mcpx has, others don't" for label in row.labels
+    )
+    status_verdict, citations = row.status_verdict, row.citations
+    fields = [(f.key, f.text) for f in row.fields]
 
     def set_state(host: str, state: str, source: str) -> None:
         note = notes[host]
         if not note.state_source or STATE_STRENGTH[state] > STATE_STRENGTH[note.state]:
             note.state, note.state_source = state, source
 
-    for segment in where_segments:
+    for segment in host_segments(row.where_cell):
         notes[segment.host].where.append(segment.text)
         if segment.state != HOST_MENTIONED:
             set_state(segment.host, segment.state, "where")

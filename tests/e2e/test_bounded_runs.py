@@ -16,7 +16,7 @@ import pytest
 
 from comparison.probes.processes import process_tree
 from comparison.probes.processes.control import CANCELLED, RunControl
-from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.run.runner import FAILED, Hooks, ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import Scenario
 from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.stdio_transport import StdioTransport
@@ -63,12 +63,12 @@ def pids(path: Path) -> list[int]:
     return [int(line) for line in path.read_text().split()] if path.exists() else []
 
 
-def run_bounded(**kwargs):
+def run_bounded(*arguments):
     """run_probe in a thread; fails the test if it has not returned within HANG seconds."""
     box: dict = {}
 
     def target():
-        box["outcomes"] = run_probe(**kwargs)
+        box["outcomes"] = run_probe(*arguments)
 
     thread = threading.Thread(target=target, daemon=True)
     started = time.monotonic()
@@ -93,7 +93,7 @@ def pid_file(tmp_path):
 
 def test_an_orphaning_stdio_target_is_ended_whole_and_the_run_ends(pid_file):
     spec = TargetSpec("orphaning", "stdio", command=stubborn("--stdio", "--orphan"), env=pid_env(pid_file))
-    outcomes, _ = run_bounded(spec=spec, scenarios=calls(3), revisions_=[REVISION, "2025-11-25"])
+    outcomes, _ = run_bounded(spec, ProbePlan(scenarios=calls(3), revisions=[REVISION, "2025-11-25"]))
     # No upstream to compare with: answered, and never called "as expected".
     assert [o.verdict for o in outcomes] == ["not compared"] * 6, [o.failure for o in outcomes]
     started = pids(pid_file)
@@ -121,7 +121,7 @@ def test_closing_a_stdio_transport_returns_while_an_orphan_holds_its_stdout(pid_
 def test_a_stdio_target_that_holds_calls_costs_two_limits_per_revision(pid_file):
     spec = TargetSpec("holding", "stdio", command=stubborn("--stdio", "--hold"), env=pid_env(pid_file))
     limits = Limits(total_timeout=1.0, stalled_cells=2)
-    outcomes, _ = run_bounded(spec=spec, scenarios=calls(8), revisions_=[REVISION], limits=limits)
+    outcomes, _ = run_bounded(spec, ProbePlan(scenarios=calls(8), revisions=[REVISION], limits=limits))
     assert [o.verdict for o in outcomes] == [FAILED] * 8
     assert [o.failure for o in outcomes[:2]] == ["no response within 1 s"] * 2
     assert {o.failure for o in outcomes[2:]} == {
@@ -136,7 +136,9 @@ def test_an_http_target_that_holds_calls_open_costs_two_limits_per_revision(hold
     with server(stubborn("--port", str(port), "--hold", hold), port):
         spec = TargetSpec("holding", "http", url=f"http://127.0.0.1:{port}/mcp")
         limits = Limits(total_timeout=2.0, stalled_cells=2)
-        outcomes, _ = run_bounded(spec=spec, scenarios=calls(10), revisions_=[REVISION, "2025-03-26"], limits=limits)
+        outcomes, _ = run_bounded(
+            spec, ProbePlan(scenarios=calls(10), revisions=[REVISION, "2025-03-26"], limits=limits)
+        )
     assert [o.verdict for o in outcomes] == [FAILED] * 20
     for revision in (outcomes[:10], outcomes[10:]):
         assert all("within 2 s" in o.failure for o in revision[:2]), [o.failure for o in revision[:2]]
@@ -151,7 +153,9 @@ def test_the_run_deadline_fails_every_cell_not_probed_by_then():
         limits = Limits(total_timeout=30.0, stalled_cells=99)
         control = RunControl(2.0)
         outcomes, _ = run_bounded(
-            spec=spec, scenarios=calls(5), revisions_=[REVISION, "2025-11-25"], limits=limits, control=control
+            spec,
+            ProbePlan(scenarios=calls(5), revisions=[REVISION, "2025-11-25"], limits=limits),
+            Hooks(control=control),
         )
     assert len(outcomes) == 10
     assert {o.failure for o in outcomes} == {"not probed: the run's 2-second deadline passed"}
@@ -163,13 +167,14 @@ def test_cancel_cuts_open_calls_of_every_revision_and_ends_the_processes(pid_fil
     asked = time.monotonic() + 1.5
     saved = []
     outcomes, _ = run_bounded(
-        spec=spec,
-        scenarios=calls(4),
-        revisions_=[REVISION, "2025-03-26", "2025-11-25"],
-        limits=Limits(total_timeout=30.0),
-        should_stop=lambda: time.monotonic() > asked,
-        on_outcome=saved.append,
-        parallel=3,
+        spec,
+        ProbePlan(
+            scenarios=calls(4),
+            revisions=[REVISION, "2025-03-26", "2025-11-25"],
+            limits=Limits(total_timeout=30.0),
+            parallel=3,
+        ),
+        Hooks(should_stop=lambda: time.monotonic() > asked, on_outcome=saved.append),
     )
     assert outcomes == saved == [], "a cancelled run saves nothing more"
     assert still_alive(pids(pid_file)) == []

@@ -18,7 +18,7 @@ from comparison.probes.assessment import revisions, tries
 from comparison.probes.families import changes, server_requests
 from comparison.probes.families.base import Finding, Played
 from comparison.probes.processes.launch import launched
-from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
 from language.vocabulary import REVISIONS
@@ -164,7 +164,7 @@ def test_a_faithful_http_relay_is_clean_in_ten_consecutive_runs():
     with launched(spec.launch, spec.url, cwd=PROJECT):
         served = TargetSpec(spec.name, "http", url=spec.url, upstream="fixture")
         for run in range(10):
-            for outcome in run_probe(served, scenarios=chosen, revisions_=ALL):
+            for outcome in run_probe(served, ProbePlan(scenarios=chosen, revisions=ALL)):
                 if outcome.verdict not in (V.AS_EXPECTED, V.INVALID):
                     differing[(outcome.scenario.key, outcome.requested)].append(
                         (run, outcome.verdict, outcome.findings)
@@ -199,12 +199,14 @@ def test_what_each_kind_of_change_does_to_each_host():
     assert not impact([change_kinds.ADDED_AS_REVISION_ASKS], "mcpx", "text").affected
     assert impact(["some-kind-nobody-knows"], "mcpx", "text") is None, "an unknown kind falls back"
     outcomes = protocol.outcomes(
-        "progress", "2025-06-18", V.CHANGED, expected=V.AS_EXPECTED, kinds=(change_kinds.MOVED_TO_GET_STREAM,)
+        protocol.Cell(
+            "progress", "2025-06-18", V.CHANGED, expected=V.AS_EXPECTED, kinds=(change_kinds.MOVED_TO_GET_STREAM,)
+        )
     )
     status = {o.host: o.status for o in outcomes}
     assert status["opencode-v1"] == "unaffected"
     assert status["mcpx"] == "not scored", "not modelled: unknown, never counted as affected"
-    at_newest = protocol.interop("progress", STATELESS, V.LOST, expected=V.AS_EXPECTED)
+    at_newest = protocol.interop(protocol.Cell("progress", STATELESS, V.LOST, expected=V.AS_EXPECTED))
     assert at_newest["lootbox"] is True, "a host is affected only at revisions it negotiates"
 
 

@@ -86,7 +86,7 @@ def test_supergateway_as_a_client_of_an_http_upstream_reaches_no_server_of_http_
 
     from comparison.probes.processes.launch import free_port, launched
     from comparison.probes.run.grid_run import run_grid
-    from comparison.probes.run.runner import TargetSpec
+    from comparison.probes.run.runner import ProbePlan, TargetSpec
     from comparison.probes.run.scenarios import FIXTURE
     from comparison.probes.targets.pinning import PLACEHOLDER
     from comparison.services.peer_targets import LOOPBACK_PRELOAD, SUPERGATEWAY
@@ -98,7 +98,7 @@ def test_supergateway_as_a_client_of_an_http_upstream_reaches_no_server_of_http_
     spec = TargetSpec("supergateway ← HTTP", "stdio", command=[*command, "--logLevel", "none"], upstream="fixture")
     scenarios = [s for s in FIXTURE if s.key in SCENARIOS]
     with launched(fixture, f"http://127.0.0.1:{port}/mcp"):
-        outcomes = run_grid(spec, upstream_revisions=ALL, scenarios=scenarios, revisions_=ALL)
+        outcomes = run_grid(spec, ProbePlan(scenarios=scenarios, revisions=ALL), upstream_revisions=ALL)
     from comparison.core.era_grid import grid_of
 
     grid = grid_of([o.as_dict() for o in outcomes])

@@ -12,7 +12,7 @@ import pytest
 from comparison.hosts import protocol
 from comparison.probes import families
 from comparison.probes.families.base import Played, Step
-from comparison.probes.run.runner import TargetSpec, builtin_fixture, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import REVISIONS, ProbeVerdict
@@ -39,7 +39,7 @@ def cells(outcomes) -> dict[tuple[str, str], object]:
 
 @pytest.fixture(scope="module")
 def direct():
-    return cells(run_probe(builtin_fixture(), scenarios=PLAYED, revisions_=[str(r) for r in REVISIONS]))
+    return cells(run_probe(builtin_fixture(), ProbePlan(scenarios=PLAYED, revisions=[str(r) for r in REVISIONS])))
 
 
 def received(outcome, method: str) -> list[dict]:
@@ -103,7 +103,7 @@ def test_the_fixture_directly_delivers_every_family_at(direct, revision):
 
 
 def test_a_relay_that_changes_nothing_reports_nothing(direct):
-    through = cells(run_probe(relay("none"), scenarios=PLAYED, revisions_=[str(r) for r in REVISIONS]))
+    through = cells(run_probe(relay("none"), ProbePlan(scenarios=PLAYED, revisions=[str(r) for r in REVISIONS])))
     assert through.keys() == direct.keys()
     assert {key: o.verdict for key, o in through.items()} == dict.fromkeys(through, AS_EXPECTED)
 
@@ -168,7 +168,7 @@ LOSSES_2026 = {
 
 def _check_loss(lose: str, revision: str, expected: dict[str, tuple[str, str]]) -> None:
     limits = Limits(total_timeout=8.0)
-    outcomes = cells(run_probe(relay(lose), scenarios=PLAYED, revisions_=[revision], limits=limits))
+    outcomes = cells(run_probe(relay(lose), ProbePlan(scenarios=PLAYED, revisions=[revision], limits=limits)))
     for key, (verdict, named) in expected.items():
         outcome = outcomes[(key, revision)]
         assert outcome.verdict == verdict, (key, outcome.verdict, outcome.failure, outcome.findings)
@@ -230,7 +230,9 @@ def test_every_played_scenario_says_who_a_loss_affects():
     assert {s.key for s in PLAYED} == set(AFFECTED)
     for key, hosts in AFFECTED.items():
         hit = {
-            host for host, same in protocol.interop(key, "2025-06-18", LOST, expected=AS_EXPECTED).items() if not same
+            host
+            for host, same in protocol.interop(protocol.Cell(key, "2025-06-18", LOST, expected=AS_EXPECTED)).items()
+            if not same
         }
         assert hit == hosts, key
 
@@ -238,13 +240,17 @@ def test_every_played_scenario_says_who_a_loss_affects():
 def test_a_cell_at_a_revision_a_host_never_negotiates_is_not_counted_against_it():
     assert _affected("list-changed", "2026-07-28") == {"opencode-v2"}
     assert _affected("told-version", "2025-11-25") == EVERY_HOST - {"lootbox", "mcpx"}
-    outcomes = {o.host: o for o in protocol.outcomes("list-changed", "2026-07-28", LOST, expected=AS_EXPECTED)}
+    outcomes = {
+        o.host: o for o in protocol.outcomes(protocol.Cell("list-changed", "2026-07-28", LOST, expected=AS_EXPECTED))
+    }
     assert outcomes["lootbox"].says == "never negotiates 2026-07-28 (newest 2025-06-18)"
     assert outcomes["opencode-v2"].status == protocol.AFFECTED
 
 
 def test_what_each_host_would_see_names_the_consequence_and_its_source():
-    seen = {o.host: o for o in protocol.outcomes("pages-tools", "2025-06-18", LOST, expected=AS_EXPECTED)}
+    seen = {
+        o.host: o for o in protocol.outcomes(protocol.Cell("pages-tools", "2025-06-18", LOST, expected=AS_EXPECTED))
+    }
     assert seen["opencode-v1"].status == protocol.AFFECTED
     assert "tools after the first page are missing" in seen["opencode-v1"].says
     assert seen["lootbox"].status == protocol.UNAFFECTED
@@ -253,10 +259,17 @@ def test_what_each_host_would_see_names_the_consequence_and_its_source():
     assert seen["cloudflare"].source.startswith("@cloudflare/codemode 0.5.6 dist/mcp.js:74")
     assert seen["mcpx"].status == protocol.UNSCORED, "no source says what mcpx does: unknown, never affected"
     assert seen["mcpx"].source == ""
-    untested = protocol.outcomes("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False)
+    untested = protocol.outcomes(
+        protocol.Cell("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False)
+    )
     assert {o.status for o in untested} == {protocol.UNSCORED}
-    assert protocol.interop("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False) == {}
-    fine = protocol.interop("pages-tools", "2025-06-18", AS_EXPECTED, expected=AS_EXPECTED)
+    assert (
+        protocol.interop(
+            protocol.Cell("pages-tools", "2025-06-18", "not testable", expected=AS_EXPECTED, testable=False)
+        )
+        == {}
+    )
+    fine = protocol.interop(protocol.Cell("pages-tools", "2025-06-18", AS_EXPECTED, expected=AS_EXPECTED))
     assert fine == dict.fromkeys(EVERY_HOST, True)
 
 
@@ -272,7 +285,7 @@ def test_each_loss_of_a_relay_is_named_at_2026(lose):
 
 def test_a_flood_of_notifications_is_a_bounded_failure_never_a_hang():
     limits = Limits(total_timeout=5.0, max_events=200)
-    outcomes = run_probe(relay("flood"), scenarios=PLAYED, revisions_=["2025-11-25"], limits=limits)
+    outcomes = run_probe(relay("flood"), ProbePlan(scenarios=PLAYED, revisions=["2025-11-25"], limits=limits))
     assert outcomes
     # What the opening agreed is read from the session, which opened: only the calls fail.
     called = [o for o in outcomes if o.scenario.family != "negotiation"]

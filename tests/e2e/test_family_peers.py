@@ -9,7 +9,7 @@ import pytest
 
 from comparison.probes import families
 from comparison.probes.assessment.revisions import REVISIONS
-from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.services.peer_targets import supergateway_command
 from language.vocabulary import ProbeVerdict
@@ -23,7 +23,7 @@ V = ProbeVerdict
 def through(command: list[str], port: int, revisions: list[str], scenarios=PLAYED, env=None) -> dict:
     with server(command, port, env=env):
         spec = TargetSpec("peer → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
-        outcomes = run_probe(spec, scenarios=list(scenarios), revisions_=revisions)
+        outcomes = run_probe(spec, ProbePlan(scenarios=list(scenarios), revisions=revisions))
     return {(o.scenario.key, str(o.requested)): o for o in outcomes}
 
 
@@ -121,7 +121,7 @@ def test_a_proxy_serving_only_the_deprecated_http_sse_transport_is_probed_over_i
     keys = ("text", "image", "progress", "logging", "ask-sampling", "ask-roots", "pages-tools", "cancel")
     with server(command, port, env=node_env()):
         spec = TargetSpec("supergateway sse → fixture", "http", url=f"http://127.0.0.1:{port}/sse", upstream="fixture")
-        outcomes = run_probe(spec, scenarios=[s for s in FIXTURE if s.key in keys], revisions_=["2024-11-05"])
+        outcomes = run_probe(spec, ProbePlan(scenarios=[s for s in FIXTURE if s.key in keys], revisions=["2024-11-05"]))
     cells = {o.scenario.key: said(o) for o in outcomes}
     assert cells == dict.fromkeys(keys, (V.AS_EXPECTED, [])), cells
     opening = outcomes[0].exchanges

@@ -80,7 +80,7 @@ def test_every_run_reached_the_model(observed, host):
 def test_no_host_connects_beyond_loopback(host):
     """One run per host under strace: every connect() of every process is to loopback or a local
     socket; what tried to leave through the proxy variables was refused by the trap."""
-    item = lab.run_one(ADAPTERS[host], "text", trace_connects=True)
+    item = lab.run_one(ADAPTERS[host], "text", lab.RunSetup(trace_connects=True))
     assert "(no trace written)" not in item["connects"]
     beyond = [c for c in item["connects"] if not c.startswith("unix:") and c not in LOOPBACK]
     assert beyond == [], f"{host} connected to {beyond} (refused by the trap: {item['egress']})"
@@ -134,7 +134,7 @@ def test_the_user_server_command_runs_a_server_through_a_host(tmp_path):
     cases = tmp_path / "cases.json"
     cases.write_text(json.dumps({"hello": {"content": [{"type": "text", "text": "from a user server"}]}}))
     server = [sys.executable, str(Path("comparison/hostlab/stdio_result_server.py").resolve()), str(cases)]
-    item = lab.run_one(ADAPTERS["codex"], "hello", server=server)
+    item = lab.run_one(ADAPTERS["codex"], "hello", lab.RunSetup(server=server))
     assert item["fixture"] == "user-server"
     assert [part["text"] for part in item["reached"]["parts"] if part["kind"] == "text"][-1] == "from a user server"
 

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from comparison.models import ProbeResult, ProbeRun, ProbeTarget
-from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.run.runner import FAILED, ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import Scenario
 from comparison.probes.transport.exchange import Limits
 from comparison.services.probing import _save_result
@@ -63,7 +63,7 @@ def test_the_named_shapes_table_has_at_least_forty_shapes():
 
 def test_every_hostile_shape_over_http_is_its_verdict(hostile_url):
     spec = TargetSpec("hostile", "http", url=hostile_url, headers={"X-Api-Key": SECRET, "Authorization": BEARER})
-    outcomes = run_probe(spec, scenarios=scenarios(http=True), revisions_=[REVISION], limits=LIMITS)
+    outcomes = run_probe(spec, ProbePlan(scenarios=scenarios(http=True), revisions=[REVISION], limits=LIMITS))
     check(outcomes, http=True)
     echoed = next(o for o in outcomes if o.scenario.key == "echo-headers")
     stored = json.dumps(echoed.as_dict())
@@ -80,7 +80,7 @@ def test_every_hostile_shape_over_http_is_its_verdict(hostile_url):
 
 def test_every_hostile_shape_over_stdio_is_its_verdict():
     spec = TargetSpec("hostile", "stdio", command=[sys.executable, "-m", "tests.support.hostile", "--stdio"])
-    outcomes = run_probe(spec, scenarios=scenarios(http=False), revisions_=[REVISION], limits=LIMITS)
+    outcomes = run_probe(spec, ProbePlan(scenarios=scenarios(http=False), revisions=[REVISION], limits=LIMITS))
     check(outcomes, http=False)
     assert not [o for o in outcomes if o.verdict == FAILED and "closed its output" in o.failure]
 
@@ -91,7 +91,7 @@ def test_hostile_results_are_stored_and_every_page_and_export_renders(hostile_ur
         name="hostile", transport="http", url=hostile_url, headers={"X-Api-Key": SECRET}, upstream="fixture"
     )
     run = ProbeRun.objects.create(target=target, revisions=[REVISION], scenarios=[], status=ProbeRun.DONE)
-    outcomes = run_probe(target.spec(), scenarios=scenarios(http=True), revisions_=[REVISION], limits=LIMITS)
+    outcomes = run_probe(target.spec(), ProbePlan(scenarios=scenarios(http=True), revisions=[REVISION], limits=LIMITS))
     for outcome in outcomes:
         _save_result(run, target.redactor().data(outcome.as_dict()))
     assert ProbeResult.objects.filter(run=run).count() == len(outcomes)

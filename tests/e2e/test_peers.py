@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from comparison.probes.assessment.revisions import REVISIONS
-from comparison.probes.run.runner import CHANGED, TargetSpec, run_probe
+from comparison.probes.run.runner import CHANGED, ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from comparison.services.peer_targets import supergateway_command
 from tests.support.processes import (
@@ -46,7 +46,7 @@ def through_mcp_proxy():
     with server(command, port) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("mcp-proxy → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
-        yield run_probe(spec, scenarios=list(FIXTURE), revisions_=list(REVISIONS))
+        yield run_probe(spec, ProbePlan(scenarios=list(FIXTURE), revisions=list(REVISIONS)))
 
 
 def test_mcp_proxy_turns_a_jsonrpc_error_into_an_iserror_result(through_mcp_proxy):
@@ -92,7 +92,7 @@ def test_supergateway_stateful_changes_nothing():
         spec = TargetSpec("supergateway → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
         # The request → answer families; the others through supergateway: tests/e2e/test_family_peers.py.
         answers = [s for s in FIXTURE if s.family in ("content", "prompts", "failures")]
-        outcomes = run_probe(spec, scenarios=answers, revisions_=list(REVISIONS))
+        outcomes = run_probe(spec, ProbePlan(scenarios=answers, revisions=list(REVISIONS)))
     counts = Counter(o.verdict for o in outcomes)
     assert counts[CHANGED] == 0
     assert counts["failed to probe"] == 0
@@ -107,8 +107,7 @@ def test_server_everything_direct_and_through_mcp_proxy():
         upstream_url = f"http://127.0.0.1:{upstream_port}/mcp"
         direct = run_probe(
             TargetSpec("everything", "http", url=upstream_url, suite="everything"),
-            scenarios=list(EVERYTHING),
-            revisions_=["2025-11-25", "2026-07-28"],
+            ProbePlan(scenarios=list(EVERYTHING), revisions=["2025-11-25", "2026-07-28"]),
         )
         proxy = mcp_proxy_command(proxy_port, "node", str(EVERYTHING_JS), "stdio")
         with server(proxy, proxy_port):
@@ -116,7 +115,9 @@ def test_server_everything_direct_and_through_mcp_proxy():
                 "mcp-proxy → everything", "http", url=f"http://127.0.0.1:{proxy_port}/mcp", suite="everything"
             )
             upstream_spec = TargetSpec("everything", "http", url=upstream_url, suite="everything")
-            through = run_probe(spec, scenarios=list(EVERYTHING), revisions_=["2025-11-25"], upstream=upstream_spec)
+            through = run_probe(
+                spec, ProbePlan(scenarios=list(EVERYTHING), revisions=["2025-11-25"], upstream=upstream_spec)
+            )
     assert cell(direct, "echo", "2026-07-28").negotiated == "2025-11-25", "server-everything counter-offers"
     assert Counter(o.verdict for o in direct)["failed to probe"] == 0
     echo = cell(through, "echo", "2025-11-25")

@@ -192,16 +192,28 @@ def test_a_probe_through_the_rows_own_subject_takes_a_stance_on_its_status():
         status="yes",
     )
     kept = evidence.row_evidence(
-        "XX-01", {}, None, [], [cell("mcp-proxy (stdio)", "as expected", "method:logging/setLevel")], [], row
+        "XX-01",
+        {},
+        evidence.RowMeasurements(None, [], [cell("mcp-proxy (stdio)", "as expected", "method:logging/setLevel")]),
+        [],
+        row,
     )
     status = next(item for item in kept if item.host == evidence_related.STATUS_ENTRY)
     assert (status.claim, status.verdict) == ("mcp-proxy: ✓", evidence.AGREES)
     lost = evidence.row_evidence(
-        "XX-01", {}, None, [], [cell("mcp-proxy", "lost by proxy", "method:logging/setLevel")], [], row
+        "XX-01",
+        {},
+        evidence.RowMeasurements(None, [], [cell("mcp-proxy", "lost by proxy", "method:logging/setLevel")]),
+        [],
+        row,
     )
     assert next(i for i in lost if i.host == evidence_related.STATUS_ENTRY).verdict == evidence.DISAGREES
     other = evidence.row_evidence(
-        "XX-01", {}, None, [], [cell("supergateway", "lost by proxy", "method:logging/setLevel")], [], row
+        "XX-01",
+        {},
+        evidence.RowMeasurements(None, [], [cell("supergateway", "lost by proxy", "method:logging/setLevel")]),
+        [],
+        row,
     )
     assert [i.host for i in other] == [evidence.RELATED_ENTRY], "another target is related only"
     assert other[0].verdict == evidence.RELATED

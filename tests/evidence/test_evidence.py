@@ -52,7 +52,9 @@ def test_the_real_host_contradicts_a_claim_the_model_contradicts(claims):
     model = row_host_views("CT-03", {"opencode-v1": "has"})
     found = {
         item.host: item
-        for item in evidence.row_evidence("CT-03", {"opencode-v1": "has"}, model, [], [], ["opencode-v1"])
+        for item in evidence.row_evidence(
+            "CT-03", {"opencode-v1": "has"}, evidence.RowMeasurements(model, [], []), ["opencode-v1"]
+        )
     }
     opencode = found["opencode-v1"]
     assert opencode.verdict == evidence.DISAGREES
@@ -64,7 +66,9 @@ def test_the_real_host_contradicts_a_claim_the_model_contradicts(claims):
 
 def test_a_host_no_real_software_checks_has_no_real_host_source():
     model = row_host_views("CT-05", {"opencode-v2": "lacks"})
-    found = evidence.row_evidence("CT-05", {"opencode-v2": "lacks"}, model, [], [], ["opencode-v2"])[0]
+    found = evidence.row_evidence(
+        "CT-05", {"opencode-v2": "lacks"}, evidence.RowMeasurements(model, [], []), ["opencode-v2"]
+    )[0]
     assert found.verdict == evidence.DISAGREES
     assert {source.kind for source in found.sources} == {evidence.MODEL}
 
@@ -83,23 +87,33 @@ def probe_cell(interop: dict, outcome: str = "delivered", changes=()) -> evidenc
 
 def test_a_probe_counts_only_where_the_host_got_what_the_upstream_sent():
     counted = evidence.row_evidence(
-        "CT-03", {"opencode-v1": "has"}, None, [], [probe_cell({"opencode-v1": True})], ["opencode-v1"]
+        "CT-03",
+        {"opencode-v1": "has"},
+        evidence.RowMeasurements(None, [], [probe_cell({"opencode-v1": True})]),
+        ["opencode-v1"],
     )
     assert counted[0].verdict == evidence.DISAGREES
     assert counted[0].conflicts[0].kind == evidence.PROBE
     assert counted[0].conflicts[0].result_id == 7
     rewritten = evidence.row_evidence(
-        "CT-03", {"opencode-v1": "has"}, None, [], [probe_cell({"opencode-v1": False})], ["opencode-v1"]
+        "CT-03",
+        {"opencode-v1": "has"},
+        evidence.RowMeasurements(None, [], [probe_cell({"opencode-v1": False})]),
+        ["opencode-v1"],
     )
     assert rewritten[0].verdict == evidence.OBSERVED, "a proxy's rewrite says nothing about the host"
     assert "the proxy changed what this host gets" in rewritten[0].sources[0].detail
-    supported = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [probe_cell({})], ["opencode-v1"])
+    supported = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "lacks"}, evidence.RowMeasurements(None, [], [probe_cell({})]), ["opencode-v1"]
+    )
     assert supported[0].verdict == evidence.AGREES
 
 
 def test_findings_are_shown_without_a_stance():
     finding = {"host": "opencode-v1", "anchors": ["type:AudioContent"], "what": "something measured"}
-    found = evidence.row_evidence("CT-03", {"opencode-v1": "has"}, None, [finding], [], ["opencode-v1"])[0]
+    found = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "has"}, evidence.RowMeasurements(None, [finding], []), ["opencode-v1"]
+    )[0]
     assert [(s.kind, s.stance, s.detail) for s in found.sources] == [(evidence.FINDING, "", "something measured")]
     assert found.verdict == evidence.OBSERVED
 
@@ -176,7 +190,9 @@ def test_a_real_host_capture_is_listed_without_a_stance():
     capture = {"key": "opencode-v1-real", "host": "opencode-v1", "path": "direct", "label": "opencode v1 (real)",
                "outcome": "delivered", "parts": [{"text": "x"}], "changes": []}  # fmt: skip
     cell = evidence.ProbeCell(9, 4, "built-in", "audio", "2025-06-18", (capture,), {"opencode-v1": True})
-    found = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], [cell], ["opencode-v1"])[0]
+    found = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "lacks"}, evidence.RowMeasurements(None, [], [cell]), ["opencode-v1"]
+    )[0]
     assert [(s.kind, s.stance) for s in found.sources] == [(evidence.REAL_HOST, "")]
     assert found.verdict == evidence.OBSERVED
 
@@ -195,7 +211,9 @@ def test_probe_sources_group_cells_and_say_where_exactly():
     cells = [
         evidence.ProbeCell(10 + i, 5, "proxy", f"audio-{i}", "2025-06-18", (view,), {}, "interrupted") for i in range(8)
     ]
-    found = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], cells, ["opencode-v1", "lootbox"])
+    found = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "lacks"}, evidence.RowMeasurements(None, [], cells), ["opencode-v1", "lootbox"]
+    )
     opencode, lootbox = found
     assert (lootbox.claim, lootbox.sources, lootbox.verdict) == ("", [], evidence.UNTESTED)
     [source] = opencode.sources
@@ -208,7 +226,9 @@ def test_probe_sources_group_cells_and_say_where_exactly():
         "result": 10,
         "run": 5,
     }
-    six = evidence.row_evidence("CT-03", {"opencode-v1": "lacks"}, None, [], cells[:6], ["opencode-v1"])[0]
+    six = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "lacks"}, evidence.RowMeasurements(None, [], cells[:6]), ["opencode-v1"]
+    )[0]
     assert " more" not in six.sources[0].detail
     assert evidence.Source("probe", "l", "", "d").as_dict()["stance"] is None
 
@@ -216,20 +236,24 @@ def test_probe_sources_group_cells_and_say_where_exactly():
 def test_a_row_without_an_example_gives_probes_no_stance_and_mcpx_is_judged_only_where_it_passes_through():
     view = {"key": "mcpx", "host": "mcpx", "path": "call", "label": "mcpx · mcpx_call", "outcome": "failed"}
     cell = evidence.ProbeCell(1, 1, "t", "is-error", "2025-06-18", (view,), {"mcpx": True})
-    unknown = evidence.row_evidence("XX-01", {"mcpx": "has"}, None, [], [cell], ["mcpx"])[0]
+    unknown = evidence.row_evidence("XX-01", {"mcpx": "has"}, evidence.RowMeasurements(None, [], [cell]), ["mcpx"])[0]
     assert [(s.stance, s.detail) for s in unknown.sources] == [
         ("", "is-error @ 2025-06-18: failed (no subject to check for this row)")
     ]
     # FG-16 is about what mcpx passes on; CT-19 is about mcpx's own features, so it is not judged.
-    judged = evidence.row_evidence("FG-16", {"mcpx": "has"}, None, [], [cell], ["mcpx"])[0]
+    judged = evidence.row_evidence("FG-16", {"mcpx": "has"}, evidence.RowMeasurements(None, [], [cell]), ["mcpx"])[0]
     assert judged.sources[0].stance == evidence.AGREES
-    not_judged = evidence.row_evidence("CT-19", {"mcpx": "has"}, None, [], [cell], ["mcpx"])[0]
+    not_judged = evidence.row_evidence("CT-19", {"mcpx": "has"}, evidence.RowMeasurements(None, [], [cell]), ["mcpx"])[
+        0
+    ]
     assert not_judged.sources[0].stance == ""
 
 
 def test_model_sources_name_the_example_and_the_real_check():
     model = row_host_views("CT-03", {"opencode-v1": "has"})
-    found = evidence.row_evidence("CT-03", {"opencode-v1": "has"}, model, [], [], ["opencode-v1"])[0]
+    found = evidence.row_evidence(
+        "CT-03", {"opencode-v1": "has"}, evidence.RowMeasurements(model, [], []), ["opencode-v1"]
+    )[0]
     direct = next(s for s in found.sources if s.kind == evidence.MODEL and s.label == "opencode v1 · direct")
     assert direct.detail == "opencode v1 · direct on the example 'audio_only': the row's subject is dropped"
     real = next(s for s in found.sources if s.kind == evidence.REAL_HOST)
@@ -238,10 +262,12 @@ def test_model_sources_name_the_example_and_the_real_check():
         "same outcome as the model"
     )
     finding = {"host": "opencode-v1", "anchors": ["type:AudioContent"], "what": "measured"}
-    assert evidence.row_evidence("CT-03", {}, None, [finding], [], ["lootbox"])[0].sources == [], "another host"
-    assert evidence.row_evidence("CT-03", {}, None, [finding], [], ["opencode-v1"])[0].sources[0].label == (
-        "real host finding"
-    )
+    assert (
+        evidence.row_evidence("CT-03", {}, evidence.RowMeasurements(None, [finding], []), ["lootbox"])[0].sources == []
+    ), "another host"
+    assert evidence.row_evidence("CT-03", {}, evidence.RowMeasurements(None, [finding], []), ["opencode-v1"])[
+        0
+    ].sources[0].label == ("real host finding")
     assert "audio_only" in evidence.real_checked_examples()
     assert "prompt_few_shot" not in evidence.real_checked_examples(), "prompts are not run through the real hosts"
 
@@ -256,34 +282,45 @@ def about(title: str, *anchors: str, **claim) -> evidence.RowRevisions:
 
 def test_a_revision_claim_is_checked_against_every_revisions_schema():
     audio = about("`audio` content block", "type:AudioContent", introduced="2025-03-26")
-    spec = evidence.row_evidence("XX-01", {}, None, [], [], [], audio)[-1]
+    spec = evidence.row_evidence("XX-01", {}, evidence.RowMeasurements(None, [], []), [], audio)[-1]
     assert (spec.host, spec.verdict) == (evidence.SPEC, evidence.AGREES)
     assert spec.claim == "AudioContent at 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
     assert spec.sources[0].kind == evidence.SCHEMA
     early = about(
         "`audio` content block", "type:AudioContent", support={"2024-11-05": "exists", "2025-03-26": "exists"}
     )
-    wrong = evidence.row_evidence("XX-01", {}, None, [], [], [], early)[-1]
+    wrong = evidence.row_evidence("XX-01", {}, evidence.RowMeasurements(None, [], []), [], early)[-1]
     assert wrong.verdict == evidence.DISAGREES, "a naming title with one subject: the schema decides"
     assert wrong.sources[0].detail.endswith("(2024-11-05: the register says present)")
     removed = about("`prompts/get`", "method:prompts/get", introduced="2024-11-05", removed="2025-06-18")
-    assert evidence.row_evidence("XX-01", {}, None, [], [], [], removed)[-1].verdict == evidence.DISAGREES
-    assert evidence.row_evidence("XX-01", {}, None, [], [], [], evidence.RowRevisions())[-1:] == []
+    assert (
+        evidence.row_evidence("XX-01", {}, evidence.RowMeasurements(None, [], []), [], removed)[-1].verdict
+        == evidence.DISAGREES
+    )
+    assert (
+        evidence.row_evidence("XX-01", {}, evidence.RowMeasurements(None, [], []), [], evidence.RowRevisions())[-1:]
+        == []
+    )
 
 
 def test_a_title_about_a_behaviour_of_a_thing_gets_no_stance_from_the_schema():
     """`tools/list` exists in every revision; a row saying its deterministic order is new in
     2026-07-28 claims where the behaviour exists, which no schema holds."""
     order = about("`tools/list` in deterministic order", "method:tools/list", introduced="2026-07-28")
-    spec = evidence.row_evidence("XX-02", {}, None, [], [], [], order)[-1]
+    spec = evidence.row_evidence("XX-02", {}, evidence.RowMeasurements(None, [], []), [], order)[-1]
     assert (spec.verdict, spec.sources[0].stance) == (evidence.OBSERVED, "")
     assert "so no stance" in spec.sources[0].detail
     two = about("`Tool.title` or `Prompt.title`", "field:Tool.title", "field:Prompt.title", introduced="2024-11-05")
-    assert evidence.row_evidence("XX-03", {}, None, [], [], [], two)[-1].sources[0].stance == ""
+    assert (
+        evidence.row_evidence("XX-03", {}, evidence.RowMeasurements(None, [], []), [], two)[-1].sources[0].stance == ""
+    )
     one_matches = about(
         "`Tool.title` and `Prompt.title`", "field:Tool.title", "field:Prompt.title", introduced="2025-06-18"
     )
-    assert evidence.row_evidence("XX-04", {}, None, [], [], [], one_matches)[-1].verdict == evidence.AGREES
+    assert (
+        evidence.row_evidence("XX-04", {}, evidence.RowMeasurements(None, [], []), [], one_matches)[-1].verdict
+        == evidence.AGREES
+    )
 
 
 def test_a_type_change_and_an_accepted_block_are_read_from_the_schema():
@@ -309,7 +346,7 @@ def test_the_failure_gap_rows_are_checked_by_the_dpcter_audit_of_the_fixtures_fa
 
     for row in (f"FG-0{n}" for n in range(1, 10)):
         assert failure_checks.check(row).agrees, row
-    target = evidence.row_evidence("FG-04", {}, None, [], [], [], evidence.RowRevisions())[-1]
+    target = evidence.row_evidence("FG-04", {}, evidence.RowMeasurements(None, [], []), [], evidence.RowRevisions())[-1]
     assert target.claim == "Target: typed 0/21, with text 18/21 (published audit)"
     assert target.sources[0].kind == evidence.AUDIT
     assert "decide Target typed in 0 and with text in 4" in target.sources[0].detail
@@ -321,17 +358,17 @@ def test_the_failure_gap_rows_are_checked_by_the_dpcter_audit_of_the_fixtures_fa
 
 
 def test_mcpxs_downgrade_model_speaks_to_the_rows_about_it():
-    link = evidence.row_evidence("CT-06", {"mcpx": "partial"}, None, [], [], ["mcpx"])[0]
+    link = evidence.row_evidence("CT-06", {"mcpx": "partial"}, evidence.RowMeasurements(None, [], []), ["mcpx"])[0]
     assert (link.verdict, link.sources[0].label) == (evidence.AGREES, "mcpx · downgrade()")
     assert "mimeType image/png over the text" in link.sources[0].detail
-    branches = evidence.row_evidence("CT-12", {"mcpx": "partial"}, None, [], [], ["mcpx"])[0]
+    branches = evidence.row_evidence("CT-12", {"mcpx": "partial"}, evidence.RowMeasurements(None, [], []), ["mcpx"])[0]
     assert branches.verdict == evidence.AGREES
     assert branches.sources[0].detail.endswith("the branches that fire: resource_link, resultType")
 
 
 def test_a_host_with_sources_is_never_untested_and_an_unnamed_host_has_no_claim():
     finding = {"host": "lootbox", "anchors": ["type:AudioContent"], "what": "measured"}
-    lootbox = evidence.row_evidence("CT-03", {}, None, [finding], [], ["lootbox"])[0]
+    lootbox = evidence.row_evidence("CT-03", {}, evidence.RowMeasurements(None, [finding], []), ["lootbox"])[0]
     assert lootbox.verdict == evidence.OBSERVED
     assert lootbox.claim_text == "the register makes no claim for this host"
 

@@ -14,7 +14,7 @@ import pytest
 from comparison.core.pipeline import junit_xml
 from comparison.hosts import measured
 from comparison.probes.assessment.interop import run_score
-from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import SCORED_HOSTS, SUBJECT_HOST
 from tests.support.processes import FIXTURE_STDIO
@@ -146,7 +146,7 @@ def test_a_probe_through_a_relay_names_every_measured_host_with_its_prediction_a
     relay = [sys.executable, str(RELAY), "--lose", "images", "--", *FIXTURE_STDIO]
     spec = TargetSpec("relay losing images", "stdio", command=relay, upstream="fixture")
     chosen = [s for s in FIXTURE if s.key in ("mixed", "text")]
-    cells = {o.scenario.key: o for o in run_probe(spec, scenarios=chosen, revisions_=["2025-06-18"], lab=lab)}
+    cells = {o.scenario.key: o for o in run_probe(spec, ProbePlan(scenarios=chosen, revisions=["2025-06-18"], lab=lab))}
     mixed = cells["mixed"]
     assert {p["host"] for p in mixed.predictions} == MEASURED_HOSTS
     codex = next(p for p in mixed.predictions if p["host"] == "codex")

@@ -26,7 +26,7 @@ from comparison.probes.assessment import era_rules
 from comparison.probes.fixture import era_gate
 from comparison.probes.processes.launch import free_port, launched
 from comparison.probes.run.grid_run import run_grid
-from comparison.probes.run.runner import TargetSpec, builtin_fixture
+from comparison.probes.run.runner import ProbePlan, TargetSpec, builtin_fixture
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.targets import pinning
 from comparison.probes.transport.exchange import Limits
@@ -229,14 +229,14 @@ def test_targets_are_pinned_where_their_upstream_is_started_or_named():
     elsewhere = TargetSpec("e", "http", url="http://127.0.0.1:9/mcp")
     assert "MCP_COMPARE_UPSTREAM_REVISIONS" in pinning.pinnable(elsewhere)
     with pytest.raises(pinning.Unpinnable):
-        run_grid(elsewhere, upstream_revisions=ALL, scenarios=FEW, revisions_=ALL)
+        run_grid(elsewhere, ProbePlan(scenarios=FEW, revisions=ALL), upstream_revisions=ALL)
 
 
 # --- the fixture pinned, met directly -----------------------------------------------------------
 
 
 def test_the_fixture_pinned_meets_every_client_as_the_rules_say():
-    outcomes = run_grid(builtin_fixture(), upstream_revisions=ALL, scenarios=FEW, revisions_=ALL)
+    outcomes = run_grid(builtin_fixture(), ProbePlan(scenarios=FEW, revisions=ALL), upstream_revisions=ALL)
     assert {(str(o.requested), o.upstream_revision) for o in outcomes} == {(c, u) for c in ALL for u in ALL}
     for outcome in outcomes:
         rule = era_rules.direct_rule(str(outcome.requested), outcome.upstream_revision)

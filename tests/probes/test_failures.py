@@ -15,7 +15,7 @@ from comparison.core.envelope import find_envelope
 from comparison.core.failures import Observation, profiles, raw_observation, score
 from comparison.models import ProbeTarget
 from comparison.probes.fixture.fixture_content import ENVELOPE
-from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
 from tests.support.processes import FIXTURE_STDIO, free_port, mcp_proxy_command, server
@@ -161,16 +161,14 @@ def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
         TargetSpec(
             "fixture", "stdio", command=[sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
         ),
-        scenarios=failing,
-        revisions_=["2025-11-25"],
+        ProbePlan(scenarios=failing, revisions=["2025-11-25"]),
     )
     port = free_port()
     command = mcp_proxy_command(port, *FIXTURE_STDIO)
     with server(command, port):
         proxied = run_probe(
             TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp"),
-            scenarios=failing,
-            revisions_=["2025-11-25"],
+            ProbePlan(scenarios=failing, revisions=["2025-11-25"]),
         )
 
     def proxy_output(outcomes):

@@ -12,14 +12,22 @@ from django.core.management import CommandError, call_command
 
 from comparison.probes.assessment import revisions
 from comparison.probes.assessment.diffing import diff
-from comparison.probes.run.runner import AS_EXPECTED, CHANGED, INVALID, TargetSpec, builtin_fixture, run_probe
+from comparison.probes.run.runner import (
+    AS_EXPECTED,
+    CHANGED,
+    INVALID,
+    ProbePlan,
+    TargetSpec,
+    builtin_fixture,
+    run_probe,
+)
 from comparison.probes.run.scenarios import FIXTURE, expected_fixture_response
 from tests.support.processes import free_port, listening_addresses, server
 
 
 @pytest.fixture(scope="module")
 def builtin_outcomes():
-    return run_probe(builtin_fixture(), scenarios=list(FIXTURE), revisions_=list(revisions.REVISIONS))
+    return run_probe(builtin_fixture(), ProbePlan(scenarios=list(FIXTURE), revisions=list(revisions.REVISIONS)))
 
 
 def cell(outcomes, key, revision):
@@ -164,7 +172,7 @@ def test_probe_over_http_against_the_fixture_server():
     with server(command, port) as process:
         assert listening_addresses(process.pid) == [f"127.0.0.1:{port}"]
         spec = TargetSpec("fixture over HTTP", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
-        outcomes = run_probe(spec, scenarios=list(FIXTURE), revisions_=list(revisions.REVISIONS))
+        outcomes = run_probe(spec, ProbePlan(scenarios=list(FIXTURE), revisions=list(revisions.REVISIONS)))
     counts = Counter(o.verdict for o in outcomes)
     assert counts[CHANGED] == 0
     assert counts["failed to probe"] == 0

@@ -8,7 +8,7 @@ import sys
 
 from comparison.probes.assessment import same_shape
 from comparison.probes.processes.control import RunControl
-from comparison.probes.run.revision_session import probe_revision
+from comparison.probes.run.revision_session import Terms, probe_revision
 from comparison.probes.run.runner import (
     TargetSpec,
     _outcome,
@@ -66,11 +66,11 @@ def test_a_loss_the_same_shape_has_with_no_proxy_is_not_the_proxys():
     # check, so the same exchange fails with "no proxy" too and the proxy is not blamed.
     spec, limits, control = lossy_stdio_relay(), Limits(), RunControl()
     chosen = [s for s in FIXTURE if s.key in ("progress", "text")]
-    found = probe_revision(spec, chosen, REVISION, limits, control, "sameshapetest")
-    direct = probe_revision(builtin_fixture(), chosen, REVISION, limits, control, "sameshapetest-direct")
+    found = probe_revision(spec, chosen, REVISION, Terms(limits, control, "sameshapetest"))
+    direct = probe_revision(builtin_fixture(), chosen, REVISION, Terms(limits, control, "sameshapetest-direct"))
     made = [_outcome(s, REVISION, found, direct.answers.get(s.key), spec) for s in chosen]
     assert {o.scenario.key: str(o.verdict) for o in made} == {"progress": V.LOST, "text": V.AS_EXPECTED}
-    check_losses_alone(spec, made, found, direct.answers, limits, control, REVISION, alone_spec=lossy_stdio_relay())
+    check_losses_alone(spec, made, found, direct.answers, Terms(limits, control), alone_spec=lossy_stdio_relay())
     progress = next(o for o in made if o.scenario.key == "progress")
     assert progress.verdict == V.NOT_COMPARED
     assert progress.interop == {}, "scored for nobody"
@@ -82,11 +82,11 @@ def test_a_loss_the_same_shape_has_with_no_proxy_is_not_the_proxys():
 def test_a_check_that_cannot_start_leaves_the_loss_and_says_so():
     spec, limits, control = lossy_stdio_relay(), Limits(), RunControl()
     chosen = [s for s in FIXTURE if s.key == "progress"]
-    found = probe_revision(spec, chosen, REVISION, limits, control, "sameshapetest")
-    direct = probe_revision(builtin_fixture(), chosen, REVISION, limits, control, "sameshapetest-direct")
+    found = probe_revision(spec, chosen, REVISION, Terms(limits, control, "sameshapetest"))
+    direct = probe_revision(builtin_fixture(), chosen, REVISION, Terms(limits, control, "sameshapetest-direct"))
     made = [_outcome(s, REVISION, found, direct.answers.get(s.key), spec) for s in chosen]
     missing = TargetSpec("gone", "stdio", command=["/nonexistent/fixture"], upstream="fixture")
-    check_losses_alone(spec, made, found, direct.answers, limits, control, REVISION, alone_spec=missing)
+    check_losses_alone(spec, made, found, direct.answers, Terms(limits, control), alone_spec=missing)
     assert made[0].verdict == V.LOST
     [note] = shape_notes(made[0])
     assert note.startswith("not checked with no proxy in between: the fixture over stdio could not be probed")

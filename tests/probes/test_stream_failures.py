@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from comparison.probes.run.runner import FAILED, TargetSpec, run_probe
+from comparison.probes.run.runner import FAILED, ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import Scenario
 from comparison.probes.targets.secrets import Redactor
 from comparison.probes.transport.exchange import Limits
@@ -82,7 +82,7 @@ def test_a_redirect_says_where_it_pointed_and_that_it_is_not_followed():
     try:
         spec = TargetSpec("redirecting", "http", url=f"http://127.0.0.1:{server.server_address[1]}/mcp")
         scenario = Scenario("call", "call", "tools/call", {"name": "text", "arguments": {}}, ())
-        outcomes = run_probe(spec=spec, scenarios=[scenario], revisions_=["2025-06-18"])
+        outcomes = run_probe(spec, ProbePlan(scenarios=[scenario], revisions=["2025-06-18"]))
     finally:
         server.shutdown()
         server.server_close()

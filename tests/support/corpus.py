@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from tests.support.processes import FIXTURE_STDIO, NODE_PEERS, PROJECT, free_port, node_env, server
 
@@ -96,7 +96,7 @@ def judgements() -> list[dict[str, Any]]:
 
 def probe(name: str, keys: set[str], revisions: list[str]) -> dict[tuple[str, str], Any]:
     with started(name) as spec:
-        outcomes = run_probe(spec, scenarios=[s for s in FIXTURE if s.key in keys], revisions_=revisions)
+        outcomes = run_probe(spec, ProbePlan(scenarios=[s for s in FIXTURE if s.key in keys], revisions=revisions))
     return {(o.scenario.key, str(o.requested)): o for o in outcomes}
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from comparison.probes.processes.launch import free_port
-from comparison.probes.run.runner import TargetSpec, run_probe
+from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import REVISIONS
 from tests.support.processes import FIXTURE_STDIO
@@ -38,7 +38,7 @@ def through_stdio_relay(change: str, keys: list[str] | None = None, revisions_=A
         upstream="fixture",
     )
     chosen = [s for s in FIXTURE if keys is None or s.key in keys]
-    return run_probe(spec, scenarios=chosen, revisions_=revisions_, tries=tries_)
+    return run_probe(spec, ProbePlan(scenarios=chosen, revisions=revisions_, tries=tries_))
 
 
 def http_relay_spec(change: str) -> TargetSpec:
@@ -55,7 +55,7 @@ def http_relay_spec(change: str) -> TargetSpec:
 
 def through_http_relay(change: str, keys: list[str] | None = None, revisions_=ALL):
     chosen = [s for s in FIXTURE if keys is None or s.key in keys]
-    return run_probe(http_relay_spec(change), scenarios=chosen, revisions_=revisions_)
+    return run_probe(http_relay_spec(change), ProbePlan(scenarios=chosen, revisions=revisions_))
 
 
 def cells(outcomes) -> dict[tuple[str, str], object]:

@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from comparison import tasks
 from comparison.hostlab import catalogue, through, version_cache, versions
 from comparison.hostlab.adapters import ADAPTERS
+from comparison.hostlab.lab import RunSetup
 from comparison.probes.targets.secrets import Redactor
 from comparison.selectors import lab as lab_selectors
 from comparison.services import lab as lab_services
@@ -191,9 +192,8 @@ class Command(BaseCommand):
         if not command or not isinstance(arguments, dict):
             raise CommandError("--server-command must name a program and --arguments must be a JSON object")
         return lab_services.run_server(
-            command,
+            RunSetup(server=command, arguments=arguments),
             options["tool"],
-            arguments=arguments,
             hosts=options["host"],
             redactor=Redactor(own_secrets()),
             workers=workers,

@@ -135,13 +135,13 @@ class Command(BaseCommand):
         if self.target is not None:
             return lab_through.real_hosts_pass(self.target.pk, scenarios=options["scenarios"])
         try:
-            found, todo, identity = lab_through.through_spec(
-                spec,
-                target_id="cli",
-                redactor=redactor,
-                builtin=options["builtin"],
+            asked = lab_through.ThroughPass(
+                "cli",
+                redactor,
                 scenarios=lab_through.lab_scenarios_of(options["scenarios"]),
+                builtin=options["builtin"],
             )
+            found, todo, identity = lab_through.through_spec(spec, asked)
             rows = lab_through.compare_with_direct([item for _, item in found.values()])
         except Exception as error:  # a host or target failing is reported, never a traceback
             return {"status": "failed", "error": redactor.text(f"{type(error).__name__}: {error}")[:2000]}

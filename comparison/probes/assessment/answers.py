@@ -77,7 +77,7 @@ def assess(
         outcome.dpcter = [profile.as_dict() for profile in scored]
     if scenario.method == "tools/call" and lab:
         outcome.predictions = [measured.prediction(got, host) for host in lab.values()]
-    _compare(outcome, scenario, revision, _named_back(scenario, exchange.request, got), spec, direct_exchange, lab)
+    _compare(outcome, _named_back(scenario, exchange.request, got), spec, direct_exchange, lab)
     return outcome
 
 
@@ -97,15 +97,12 @@ def _named_back(scenario: Scenario, sent: Any, got: dict | None) -> dict | None:
 
 
 def _compare(
-    outcome: Any,
-    scenario: Scenario,
-    revision: str,
-    got: dict | None,
-    spec: Any,
-    direct_exchange: Any,
-    lab: dict[str, measured.Measured] | None = None,
+    outcome: Any, got: dict | None, spec: Any, direct_exchange: Any, lab: dict[str, measured.Measured] | None = None
 ) -> None:
-    negotiated = outcome.negotiated or revision
+    """The outcome's diff, findings and scores against the reference: what the upstream sent, probed
+    directly, else the fixture's known answer."""
+    scenario = outcome.scenario
+    negotiated = outcome.negotiated or outcome.requested
     if direct_exchange is not None and direct_exchange.ok:
         outcome.diff_against = (
             "the fixture probed directly" if spec.upstream == "fixture" else "upstream probed directly"

@@ -90,12 +90,14 @@ def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any, r
     outcome.diff_against = "what the fixture sent and received"
     if spec.upstream == "fixture":
         outcome.interop = protocol.interop(
-            scenario.key,
-            outcome.negotiated or revision,
-            outcome.assessed,
-            expected=ProbeVerdict.AS_EXPECTED,
-            testable=outcome.assessed not in (ProbeVerdict.NOT_TESTABLE, ProbeVerdict.NOT_COMPARED),
-            kinds=protocol.finding_kinds(outcome.findings),
+            protocol.Cell(
+                scenario.key,
+                outcome.negotiated or revision,
+                outcome.assessed,
+                expected=ProbeVerdict.AS_EXPECTED,
+                testable=outcome.assessed not in (ProbeVerdict.NOT_TESTABLE, ProbeVerdict.NOT_COMPARED),
+                kinds=protocol.finding_kinds(outcome.findings),
+            )
         )
     return outcome
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from comparison.hosts.measured import Measured
 from comparison.probes.processes.control import RunControl
 from comparison.probes.run.grid_run import run_grid
-from comparison.probes.run.runner import ProbeOutcome, TargetSpec, run_probe
+from comparison.probes.run.runner import Hooks, ProbeOutcome, ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import Scenario
 
 
@@ -45,18 +45,10 @@ def play(
 ) -> list[ProbeOutcome]:
     """Every cell of the plan, in order; `control` is the plan's (`plan.control()`), kept by the
     caller to read why the run stopped."""
-    grid = {"upstream_revisions": plan.upstream_revisions} if plan.upstream_revisions else {}
-    return (run_grid if grid else run_probe)(
-        plan.target,
-        **grid,
-        scenarios=plan.scenarios,
-        revisions_=plan.revisions,
-        upstream=plan.upstream,
-        on_outcome=on_outcome,
-        should_stop=should_stop,
-        parallel=parallel,
-        control=control,
-        while_served=while_served,
-        tries=plan.tries,
-        lab=plan.lab,
+    cells = ProbePlan(
+        plan.scenarios, plan.revisions, upstream=plan.upstream, tries=plan.tries, lab=plan.lab, parallel=parallel
     )
+    hooks = Hooks(on_outcome=on_outcome, should_stop=should_stop, control=control, while_served=while_served)
+    if plan.upstream_revisions:
+        return run_grid(plan.target, cells, hooks, upstream_revisions=plan.upstream_revisions)
+    return run_probe(plan.target, cells, hooks)

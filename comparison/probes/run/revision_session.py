@@ -5,7 +5,7 @@ reached is a failure of every cell of the revision. No Django."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from comparison.probes import families
@@ -31,10 +31,29 @@ def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTra
     return HttpTransport(spec.url, headers=spec.headers, limits=limits)
 
 
+@dataclass(frozen=True)
+class Terms:
+    """What every session of a run is played on: the limits, the run's control (a cancel, the
+    deadline), the key its sessions carry in the fixture's journal, and how often a
+    timing-sensitive cell is played."""
+
+    limits: Limits
+    control: RunControl
+    key: str = "probe"
+    tries: int = 1
+
+    def beside(self, suffix: str) -> Terms:
+        """The terms of a session played beside the target's (the reference, a check): its own
+        key, each cell played once."""
+        return Terms(self.limits, self.control, self.key + suffix)
+
+
 @dataclass
 class RevisionProbe:
     """What one revision's session brought back: the answers, and why any cell has none."""
 
+    #: The revision the session was asked at (`negotiated` is what the target agreed to).
+    asked: str = ""
     negotiated: str = ""
     #: Why no cell of the revision could be probed (the session did not open), else "".
     failure: str = ""
@@ -46,19 +65,12 @@ class RevisionProbe:
     tries: dict[str, list[Any]] = field(default_factory=dict)
 
 
-def probe_revision(
-    spec: TargetSpec,
-    scenarios: list[Scenario],
-    revision: str,
-    limits: Limits,
-    control: RunControl,
-    key: str = "probe",
-    tries: int = 1,
-) -> RevisionProbe:
+def probe_revision(spec: TargetSpec, scenarios: list[Scenario], revision: str, terms: Terms) -> RevisionProbe:
     """One session at `revision`, every scenario in it. Never raises: a target that cannot even be
     started or reached is a failure of every cell of the revision; a stopped run or a target that
     holds its calls open ends the session early, the cells left saying why."""
-    found = RevisionProbe()
+    found = RevisionProbe(asked=revision)
+    control, limits, key = terms.control, terms.limits, terms.key
     if control.stopped:
         found.failure = control.reason
         return found
@@ -82,7 +94,7 @@ def probe_revision(
             if any(plays(scenario) for scenario in scenarios):
                 client.listen()  # what arrives there during a call belongs to the call
             _each_scenario(
-                client, found, scenarios, session.negotiated or revision, f"{key}-{revision}", tries, control, limits
+                client, found, scenarios, session.negotiated or revision, replace(terms, key=f"{key}-{revision}")
             )
             return found
         finally:
@@ -90,17 +102,11 @@ def probe_revision(
 
 
 def _each_scenario(
-    client: WireClient,
-    found: RevisionProbe,
-    scenarios: list[Scenario],
-    revision: str,
-    key: str,
-    tries: int,
-    control: RunControl,
-    limits: Limits,
+    client: WireClient, found: RevisionProbe, scenarios: list[Scenario], revision: str, terms: Terms
 ) -> None:
     """Every scenario sent in the open session and its answer kept on `found`; once the run stops,
     or the target has held `limits.stalled_cells` calls open in a row, the rest are skipped with why."""
+    control, limits, key, tries = terms.control, terms.limits, terms.key, terms.tries
     held = 0
     for scenario in scenarios:
         if control.stopped or held >= limits.stalled_cells:

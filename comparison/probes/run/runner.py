@@ -36,7 +36,7 @@ from comparison.probes.run.outcome import (
     TargetSpec,
     builtin_fixture,
 )
-from comparison.probes.run.revision_session import RevisionProbe, probe_revision
+from comparison.probes.run.revision_session import RevisionProbe, Terms, probe_revision
 from comparison.probes.run.scenarios import FIXTURE, Scenario
 from comparison.probes.targets.secrets import expand_placeholders
 from comparison.probes.transport.exchange import Limits
@@ -55,7 +55,9 @@ __all__ = [
     "PROJECT",
     "REFUSED",
     "VERDICTS",
+    "Hooks",
     "ProbeOutcome",
+    "ProbePlan",
     "TargetSpec",
     "applicable",
     "assess",
@@ -73,65 +75,72 @@ STDIO_PARALLEL = 5
 POLL_SECONDS = 0.5
 
 
-def run_probe(
-    spec: TargetSpec,
-    *,
-    scenarios: list[Scenario],
-    revisions_: list[str],
-    limits: Limits | None = None,
-    upstream: TargetSpec | None = None,
-    on_outcome: Callable[[ProbeOutcome], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    parallel: int | None = None,
-    control: RunControl | None = None,
-    while_served: Callable[[], None] | None = None,
-    tries: int = DEFAULT_TRIES,
-    check_losses: bool = True,
-    lab: dict[str, Measured] | None = None,
-    pin: str = "",
-) -> list[ProbeOutcome]:
-    """Every scenario at every revision. The exchanges of several revisions may run at once (in
-    threads, no Django); outcomes are assessed and reported in revision order. `should_stop` (a
-    cancel) is asked every POLL_SECONDS while the run waits, and cuts the open exchanges; the
-    control's deadline makes every cell not probed by then a failure that says so.
-    `while_served` runs after the cells, while a launched target still serves (the conformance
-    pass), unless the run was cancelled. `tries` is how often a timing-sensitive cell is played.
-    With `check_losses`, a cell lost through a target in front of the fixture is played again
-    with no proxy in between (probes.same_shape) before the proxy is blamed. `lab` holds the
+@dataclass(frozen=True)
+class ProbePlan:
+    """The cells of a run and how they are played. `tries` is how often a timing-sensitive cell
+    is played. With `check_losses`, a cell lost through a target in front of the fixture is played
+    again with no proxy in between (probes.same_shape) before the proxy is blamed. `lab` holds the
     hosts the lab measured: each tool result says what they would see, and scores them. `pin` is
     the one revision the target's upstream was told to speak (probes.pinning): the reference is
     then the fixture pinned alike, probed once at that revision for every client revision.
+    `parallel`: revisions played at once (by the target's transport when None)."""
+
+    scenarios: list[Scenario]
+    revisions: list[str]
+    limits: Limits | None = None
+    upstream: TargetSpec | None = None
+    tries: int = DEFAULT_TRIES
+    check_losses: bool = True
+    lab: dict[str, Measured] | None = None
+    pin: str = ""
+    parallel: int | None = None
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """What a run tells and asks its caller while it plays. `on_outcome` hears each cell;
+    `should_stop` (a cancel) is asked every POLL_SECONDS while the run waits, and cuts the open
+    exchanges; the control's deadline makes every cell not probed by then a failure that says so;
+    `while_served` runs after the cells, while a launched target still serves (the conformance
+    pass), unless the run was cancelled."""
+
+    on_outcome: Callable[[ProbeOutcome], None] | None = None
+    should_stop: Callable[[], bool] | None = None
+    control: RunControl | None = None
+    while_served: Callable[[], None] | None = None
+
+
+def run_probe(spec: TargetSpec, plan: ProbePlan, hooks: Hooks | None = None) -> list[ProbeOutcome]:
+    """Every scenario at every revision. The exchanges of several revisions may run at once (in
+    threads, no Django); outcomes are assessed and reported in revision order.
     What the upstream sent is the reference of every comparison: the upstream probed directly
     when one is given, else, for a target in front of the fixture, the fixture itself probed
     directly for the answers that are not fixed (lists, reads) and the families that compare."""
-    limits = limits or Limits()
-    control = control or RunControl()
-    parallel = parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
-    run_key = uuid.uuid4().hex[:12]
+    hooks = hooks or Hooks()
+    control = hooks.control or RunControl()
+    parallel = plan.parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
+    terms = Terms(plan.limits or Limits(), control, uuid.uuid4().hex[:12], plan.tries)
     cells = _RunCells(
         spec=spec,
-        scenarios=scenarios,
-        limits=limits,
-        upstream=upstream,
-        control=control,
-        tries=tries,
-        check_losses=check_losses,
-        lab=lab,
-        pin=pin,
-        run_key=run_key,
-        pinned=_pinned_reference(spec, upstream, scenarios, pin, limits, control, run_key) if pin else None,
+        scenarios=plan.scenarios,
+        upstream=plan.upstream,
+        terms=terms,
+        check_losses=plan.check_losses,
+        lab=plan.lab,
+        pin=plan.pin,
+        pinned=_pinned_reference(spec, plan.upstream, plan.scenarios, plan.pin, terms) if plan.pin else None,
     )
 
     def cancelled() -> bool:
-        if should_stop and should_stop():
+        if hooks.should_stop and hooks.should_stop():
             control.stop(CANCELLED)
         control.check_deadline()
         return control.stopped and control.reason == CANCELLED
 
     with _served(spec):
-        outcomes = _in_revision_order(cells, revisions_, parallel, cancelled, on_outcome)
-        if while_served and not cancelled():
-            while_served()
+        outcomes = _in_revision_order(cells, plan.revisions, parallel, cancelled, hooks.on_outcome)
+        if hooks.while_served and not cancelled():
+            hooks.while_served()
     return outcomes
 
 
@@ -182,46 +191,41 @@ class _RunCells:
 
     spec: TargetSpec
     scenarios: list[Scenario]
-    limits: Limits
     upstream: TargetSpec | None
-    control: RunControl
-    tries: int
+    terms: Terms
     check_losses: bool
     lab: dict[str, Measured] | None
     pin: str
-    run_key: str
     pinned: PinnedReference | None
 
     def at(self, revision: str) -> tuple[list[ProbeOutcome], float]:
         started = time.monotonic()
         here = applicable(self.scenarios, revision, self.spec.transport)
         if self.pinned is not None:
-            made = _pinned_cells(
-                self.spec, here, revision, self.pinned, self.limits, self.control, self.run_key, self.tries, self.lab
-            )
+            made = self._pinned_cells(here, revision)
             if self.check_losses and revision == self.pin and self.spec.upstream == "fixture" and self.upstream is None:
                 found, direct = self.pinned.last_found.pop(revision), self.pinned.direct
-                check_losses_alone(self.spec, made, found, direct.answers, self.limits, self.control, revision)
+                check_losses_alone(self.spec, made, found, direct.answers, self.terms)
             for outcome in made:
                 outcome.upstream_revision = self.pin
             return made, time.monotonic() - started
         reference, wanted = _reference(self.spec, self.upstream, here, revision)
         direct = RevisionProbe()
-        key = self.run_key + "-direct"
+        reference_terms = self.terms.beside("-direct")
         if self.upstream is None and wanted:
             # The fixture of its own (a process no target shares) is probed beside the target.
             with ThreadPoolExecutor(max_workers=1) as beside:
-                fixture = beside.submit(probe_revision, reference, wanted, revision, self.limits, self.control, key)
-                found = probe_revision(self.spec, here, revision, self.limits, self.control, self.run_key, self.tries)
+                fixture = beside.submit(probe_revision, reference, wanted, revision, reference_terms)
+                found = probe_revision(self.spec, here, revision, self.terms)
                 direct = fixture.result()
         else:
-            found = probe_revision(self.spec, here, revision, self.limits, self.control, self.run_key, self.tries)
+            found = probe_revision(self.spec, here, revision, self.terms)
         negotiated = found.negotiated or revision
         if reference is not None and wanted and not found.failure and (direct.negotiated or "") != negotiated:
             # What the upstream sends at the revision the target agreed to is what the client should get.
             at = [s for s in wanted if s.exists_at(negotiated)]
             asked = direct
-            direct = probe_revision(reference, at, negotiated, self.limits, self.control, key)
+            direct = probe_revision(reference, at, negotiated, reference_terms)
             # The revision agreed is compared with the upstream's own at the revision asked for.
             if REVISION_AGREED in asked.answers:
                 direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
@@ -230,8 +234,30 @@ class _RunCells:
             for scenario in here
         ]
         if self.upstream is None and self.spec.upstream == "fixture" and self.check_losses:
-            check_losses_alone(self.spec, made, found, direct.answers, self.limits, self.control, revision)
+            check_losses_alone(self.spec, made, found, direct.answers, self.terms)
         return made, time.monotonic() - started
+
+    def _pinned_cells(self, here: list[Scenario], revision: str) -> list[ProbeOutcome]:
+        """A client at `revision` through the target whose upstream speaks only the pin: each cell
+        against what the pinned upstream sends; the revision agreed against the same client's
+        opening of the pinned upstream directly (the direct cell of the pair)."""
+        pinned = self.pinned
+        found = probe_revision(self.spec, here, revision, self.terms)
+        pinned.last_found[revision] = found
+        answers = dict(pinned.direct.answers)
+        if pinned.spec is not None and any(s.key == REVISION_AGREED for s in here):
+            opening = probe_revision(pinned.spec, [], revision, self.terms.beside("-pair"))
+            answers[REVISION_AGREED] = Played(
+                notes={
+                    "requested": revision,
+                    "negotiated": opening.negotiated,
+                    "failure": opening.failure[:300],
+                    "pinned": pinned.pin,
+                }
+            )
+        return [
+            _outcome(scenario, revision, found, answers.get(scenario.key), self.spec, self.lab) for scenario in here
+        ]
 
 
 @dataclass
@@ -246,13 +272,7 @@ class PinnedReference:
 
 
 def _pinned_reference(
-    spec: TargetSpec,
-    upstream: TargetSpec | None,
-    scenarios: list[Scenario],
-    pin: str,
-    limits: Limits,
-    control: RunControl,
-    run_key: str,
+    spec: TargetSpec, upstream: TargetSpec | None, scenarios: list[Scenario], pin: str, terms: Terms
 ) -> PinnedReference:
     from comparison.probes.targets.pinning import pin_spec
 
@@ -264,38 +284,8 @@ def _pinned_reference(
         reference = pin_spec(reference, pin) if reference is not None else None
     direct = RevisionProbe()
     if reference is not None and wanted:
-        direct = probe_revision(reference, wanted, pin, limits, control, run_key + "-direct")
+        direct = probe_revision(reference, wanted, pin, terms.beside("-direct"))
     return PinnedReference(pin, reference, direct)
-
-
-def _pinned_cells(
-    spec: TargetSpec,
-    here: list[Scenario],
-    revision: str,
-    pinned: PinnedReference,
-    limits: Limits,
-    control: RunControl,
-    run_key: str,
-    tries: int,
-    lab: dict[str, Measured] | None,
-) -> list[ProbeOutcome]:
-    """A client at `revision` through the target whose upstream speaks only the pin: each cell
-    against what the pinned upstream sends; the revision agreed against the same client's opening
-    of the pinned upstream directly (the direct cell of the pair)."""
-    found = probe_revision(spec, here, revision, limits, control, run_key, tries)
-    pinned.last_found[revision] = found
-    answers = dict(pinned.direct.answers)
-    if pinned.spec is not None and any(s.key == REVISION_AGREED for s in here):
-        opening = probe_revision(pinned.spec, [], revision, limits, control, run_key + "-pair")
-        answers[REVISION_AGREED] = Played(
-            notes={
-                "requested": revision,
-                "negotiated": opening.negotiated,
-                "failure": opening.failure[:300],
-                "pinned": pinned.pin,
-            }
-        )
-    return [_outcome(scenario, revision, found, answers.get(scenario.key), spec, lab) for scenario in here]
 
 
 def check_losses_alone(
@@ -303,16 +293,14 @@ def check_losses_alone(
     made: list[ProbeOutcome],
     found: RevisionProbe,
     direct: dict[str, Any],
-    limits: Limits,
-    control: RunControl,
-    revision: str,
+    terms: Terms,
     alone_spec: TargetSpec | None = None,
 ) -> None:
     """The cells blamed on the proxy played against the fixture served in the target's shape (or
-    `alone_spec`), at the revision the proxy agreed, and compared with the same reference: one
-    lost there too is not the proxy's (probes.same_shape)."""
+    `alone_spec`), at the revision the proxy agreed (else the one asked), and compared with the
+    same reference: one lost there too is not the proxy's (probes.same_shape)."""
     blamed = [outcome for outcome in made if outcome.verdict in same_shape.BLAMING]
-    if not blamed or control.stopped:
+    if not blamed or terms.control.stopped:
         return
     framings = [exchange.get("framing", "") for exchange in found.opening]
     served = same_shape.served(same_shape.shape_of(spec.transport, framings), free_port())
@@ -324,13 +312,13 @@ def check_losses_alone(
         upstream="fixture",
         launch=list(served.launch),
     )
-    at = found.negotiated or revision
+    at = found.negotiated or found.asked
     # A run key of its own: the fixture's journal never counts these sessions as the proxy's.
-    key = uuid.uuid4().hex[:12] + "-alone"
+    alone_terms = Terms(terms.limits, terms.control, uuid.uuid4().hex[:12] + "-alone")
     try:
         running = alone_spec.launch and launched(alone_spec.launch, alone_spec.url, cwd=PROJECT)
         with running or contextlib.nullcontext():
-            alone = probe_revision(alone_spec, [o.scenario for o in blamed], at, limits, control, key)
+            alone = probe_revision(alone_spec, [o.scenario for o in blamed], at, alone_terms)
     except LaunchFailed as error:
         alone = RevisionProbe(failure=str(error)[:300])
     for outcome in blamed:

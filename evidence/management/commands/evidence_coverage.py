@@ -33,7 +33,7 @@ class Command(BaseCommand):
         inputs, revisions_of = [], {}
         for row_id, _, facts, introduced, removed, anchors, difference, title, subject, status in rows:
             revisions = row_evidence.row_revisions(
-                facts, introduced, removed, anchors, difference or title, subject, status
+                row_evidence.StoredRow(facts, introduced, removed, anchors, difference or title, subject, status)
             )
             revisions_of[row_id] = revisions
             inputs.append((row_id, (facts or {}).get("hosts", {}), revisions))

@@ -4,6 +4,8 @@ milestones, citations, host notes, references). Pure, no Django."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from language.vocabulary import (
     EFFORT_SIZES,
     FIXED_LABELS,
@@ -24,7 +26,7 @@ from registers.core.format.grammar import (
     field_label,
 )
 from registers.core.hostnotes import build_host_notes
-from registers.core.support import host_segments, milestones, revision_support
+from registers.core.support import milestones, revision_support
 
 
 def classify_label(text: str, subject: str) -> Label:
@@ -36,6 +38,16 @@ def classify_label(text: str, subject: str) -> Label:
         kind, host = FIXED_LABELS[generic]
         return Label(text, kind, host=host)
     return Label(text, "other")
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What every row of one merge is read with: where warnings go, the register's subject, and
+    whether a missing field is an error (else a warning)."""
+
+    warnings: list[ParseWarning]
+    subject: str
+    require_fields: bool
 
 
 def merge(
@@ -58,6 +70,7 @@ def merge(
         by_id[section["id"]] = section
     rows: list[RowDoc] = []
     seen: dict[str, int] = {}
+    reading = _Reading(warnings, subject, require_fields)
     for table_row in table_rows:
         row_id = table_row["cells"][0].strip("`")
         if not ROW_ID.match(row_id):
@@ -80,7 +93,7 @@ def merge(
                 # Loaded, it would be a row with none of its eight fields: a register cut short.
                 raise RegisterParseError("", table_row["line"], message + " (every row needs its section)")
             warnings.append(ParseWarning(table_row["line"], message))
-        rows.append(_build_row(row_id, len(rows) + 1, table_row, section, warnings, subject, require_fields))
+        rows.append(_build_row(row_id, len(rows) + 1, table_row, section, reading))
     for section in sections:
         if section["id"] not in seen and by_id.get(section["id"]) is section:
             message = f"section {section['id']} has no row in the summary table"
@@ -89,7 +102,7 @@ def merge(
                 raise RegisterParseError("", section["line"], message + " (every section needs its table row)")
             warnings.append(ParseWarning(section["line"], message))
             seen[section["id"]] = section["line"]
-            rows.append(_build_row(section["id"], len(rows) + 1, None, section, warnings, subject, require_fields))
+            rows.append(_build_row(section["id"], len(rows) + 1, None, section, reading))
     table_order = [r["cells"][0] for r in table_rows]
     section_order = [s["id"] for s in sections if s["id"] in table_order]
     if section_order != [i for i in table_order if i in section_order]:
@@ -99,15 +112,8 @@ def merge(
     return rows
 
 
-def _build_row(
-    row_id: str,
-    order: int,
-    table_row: dict | None,
-    section: dict | None,
-    warnings: list[ParseWarning],
-    subject: str,
-    require_fields: bool = True,
-) -> RowDoc:
+def _build_row(row_id: str, order: int, table_row: dict | None, section: dict | None, reading: _Reading) -> RowDoc:
+    warnings, subject, require_fields = reading.warnings, reading.subject, reading.require_fields
     row = RowDoc(row_id=row_id, order=order, line=(table_row or section or {}).get("line", 0))
     if table_row is not None:
         _apply_cells(row, table_row, warnings, subject)
@@ -194,17 +200,7 @@ def _derive(row: RowDoc, subject: str) -> None:
     ref_text = " ".join([row.status_cell, *(f.text for f in row.fields)])
     row.issue_refs = citation_grammar.issue_refs(ref_text)
     row.wire_refs = citation_grammar.wire_refs(ref_text)
-    row.host_notes = build_host_notes(
-        subject_name=subject,
-        fields=[(f.key, f.text) for f in row.fields],
-        label_hosts=[label.host for label in row.labels if label.kind == "host" and label.host],
-        subject_has_others_dont=any(
-            label.text.replace(subject, "mcpx") == "mcpx has, others don't" for label in row.labels
-        ),
-        where_segments=host_segments(row.where_cell),
-        status_verdict=row.status_verdict,
-        citations=row.citations,
-    )
+    row.host_notes = build_host_notes(row, subject)
 
 
 def non_ascii_note(text: str) -> str:
