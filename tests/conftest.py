@@ -184,6 +184,16 @@ def lane_database(migrated_template, tmp_path):
     lane_db.drop(url)
 
 
+def pytest_sessionfinish(session):
+    """Cline's hub daemon outlives the lab's runs (the runs that overlap share it): ended once,
+    after every test process is done, by the controller (or the only process)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    from tests.support.processes import end_hub_daemons
+
+    end_hub_daemons()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A failed test on PostgreSQL reports the process's connection pool and live threads: a pool

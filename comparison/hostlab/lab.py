@@ -35,6 +35,7 @@ NOT_IN_VERSION = {"matrix.py", "predictions.py", "claims.py", "through.py", "ins
 VOLATILE = (
     (re.compile(r"Wall time: [0-9.]+ seconds"), "Wall time: N seconds"),
     (re.compile(re.escape(tempfile.gettempdir()) + r"/mcp-compare-lab-[^\s\]\"']*"), "<lab home>"),
+    (re.compile(re.escape(tempfile.gettempdir()) + r"/mcp-compare-fixture-[^\s\]\"']*"), "<fixture socket>"),
 )
 
 
@@ -148,7 +149,7 @@ def run_one(adapter: Adapter, scenario: str, setup: RunSetup | None = None) -> d
     for start in range(1, max(1, adapter.starts) + 1):
         asked = HostRun(
             tool=scenario,
-            server=setup.server or catalogue.fixture_command(),
+            server=setup.server or catalogue.fixture_session_command(),
             server_env=catalogue.fixture_environment() if setup.server is None else dict(setup.server_env),
             arguments=dict(setup.arguments),
             trace_connects=setup.trace_connects,

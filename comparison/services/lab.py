@@ -148,7 +148,7 @@ def run_target(target_id: int, tool: str, arguments: dict[str, Any], batch: str)
     spec = target.spec()
     command, env = list(spec.command), dict(spec.env)
     if target.builtin:
-        command, env = catalogue.fixture_command(), catalogue.fixture_environment()
+        command, env = catalogue.fixture_session_command(), catalogue.fixture_environment()
     setup = lab.RunSetup(server=command, server_env=env, arguments=dict(arguments or {}))
     outcome = run_server(setup, tool, redactor=target.redactor(), batch=batch)
     return len(outcome.observations)

@@ -76,34 +76,37 @@ def test_every_run_reached_the_model(observed, host):
     assert missed == []
 
 
-@pytest.mark.parametrize("host", RUNNABLE)
-def test_no_host_connects_beyond_loopback(host):
-    """One run per host under strace: every connect() of every process is to loopback or a local
-    socket; what tried to leave through the proxy variables was refused by the trap."""
-    item = lab.run_one(ADAPTERS[host], "text", lab.RunSetup(trace_connects=True))
-    assert "(no trace written)" not in item["connects"]
-    beyond = [c for c in item["connects"] if not c.startswith("unix:") and c not in LOOPBACK]
-    assert beyond == [], f"{host} connected to {beyond} (refused by the trap: {item['egress']})"
-    assert item["reached"]["reached"]
+#: {host: (observation, processes naming the run's folder once it returned)}: one traced run per
+#: host, shared by the two tests below (they run in one process unless the split parts them).
+_TRACED: dict[str, tuple[dict, list[str]]] = {}
 
 
-@pytest.mark.parametrize("host", RUNNABLE)
-def test_every_process_of_a_run_ended(host):
-    """After a run, no process names the run's own folder (the host, its children, the recorder,
-    the upstream): its whole process group was ended. Other tests' runs may be going on meanwhile."""
-    from comparison.hostlab.lab import binary_path
+def traced_run(host: str) -> tuple[dict, list[str]]:
+    """One run of the host under strace, the text scenario, with as many starts as the lab gives
+    the host (Cline's first start can miss its MCP tools): what it observed, and every process left
+    that names the run's own folder (the host, its children, the recorder, the upstream)."""
+    from comparison.hostlab.lab import binary_path, observe
     from comparison.hostlab.runner import HostRun, run
 
-    adapter = ADAPTERS[host]
-    homes = []
-    # As many starts as the lab gives the host (Cline's first start can miss its MCP tools).
-    for _ in range(adapter.starts):
-        asked = HostRun(tool="text", server=catalogue.fixture_command(), server_env=catalogue.fixture_environment())
-        record = run(adapter, binary_path(adapter), asked)
-        homes.append(record.home.encode())
-        if record.capture is not None:
-            break
-    assert record.capture is not None
+    if host not in _TRACED:
+        adapter = ADAPTERS[host]
+        homes = []
+        for _ in range(adapter.starts):
+            asked = HostRun(
+                tool="text",
+                server=catalogue.fixture_session_command(),
+                server_env=catalogue.fixture_environment(),
+                trace_connects=True,
+            )
+            record = run(adapter, binary_path(adapter), asked)
+            homes.append(record.home.encode())
+            if record.capture is not None:
+                break
+        _TRACED[host] = (observe(record, adapter, "text", catalogue.fixture_version()), _naming(homes))
+    return _TRACED[host]
+
+
+def _naming(homes: list[bytes]) -> list[str]:
     left = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -114,6 +117,26 @@ def test_every_process_of_a_run_ended(host):
             continue
         if any(home in cmdline for home in homes):
             left.append(cmdline.replace(b"\0", b" ").decode(errors="replace")[:200])
+    return left
+
+
+@pytest.mark.parametrize("host", RUNNABLE)
+def test_no_host_connects_beyond_loopback(host):
+    """One run per host under strace: every connect() of every process is to loopback or a local
+    socket; what tried to leave through the proxy variables was refused by the trap."""
+    item, _ = traced_run(host)
+    assert "(no trace written)" not in item["connects"]
+    beyond = [c for c in item["connects"] if not c.startswith("unix:") and c not in LOOPBACK]
+    assert beyond == [], f"{host} connected to {beyond} (refused by the trap: {item['egress']})"
+    assert item["reached"]["reached"]
+
+
+@pytest.mark.parametrize("host", RUNNABLE)
+def test_every_process_of_a_run_ended(host):
+    """After a run, no process names the run's own folder (the host, its children, the recorder,
+    the upstream): its whole process group was ended. Other tests' runs may be going on meanwhile."""
+    item, left = traced_run(host)
+    assert item["raw"]["capture"] is not None
     assert left == []
 
 

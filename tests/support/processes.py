@@ -172,3 +172,42 @@ def fetch(url: str, timeout: float = 20.0) -> tuple[int, dict[str, str], str, fl
     except urllib.error.HTTPError as error:
         status, headers, body = error.code, dict(error.headers), error.read().decode()
     return status, headers, body, time.monotonic() - started
+
+
+#: What the command line of a Cline hub daemon a lab run started holds: Cline starts it in a session
+#: of its own, and the runs that overlap share it (one port), so no run's end may end it.
+HUB_DAEMON = (b"--cline-hub-daemon", b"mcp-compare-lab-cline-")
+
+
+def end_hub_daemons(wait: float = 5.0) -> list[int]:
+    """Every Cline hub daemon the lab's runs left, ended by its pid (SIGTERM, up to `wait` seconds,
+    then SIGKILL): the pids found."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if all(part in cmdline for part in HUB_DAEMON):
+            found.append(int(entry.name))
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in found:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                continue
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and any(_alive(pid) for pid in found):
+            time.sleep(0.1)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie left for a parent that does not reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2 :][:1] not in ("Z", "X")
