@@ -23,7 +23,7 @@ from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
 from language.vocabulary import REVISIONS
 from language.vocabulary import ProbeVerdict as V
-from tests.support.processes import FIXTURE_STDIO
+from tests.support.processes import fixture_stdio
 from tests.support.relay_targets import (
     ALL,
     RELAY,
@@ -290,7 +290,7 @@ def test_the_command_takes_the_tries_and_prints_intermittent():
 
     from django.core.management import CommandError, call_command
 
-    command = f"{sys.executable} {HERE / 'relay.py'} --lose every-second-progress -- {' '.join(FIXTURE_STDIO)}"
+    command = f"{sys.executable} {HERE / 'relay.py'} --lose every-second-progress -- {' '.join(fixture_stdio())}"
     out = StringIO()
     with pytest.raises(CommandError) as caught:
         call_command(

@@ -16,7 +16,7 @@ from comparison.probes.run.runner import ProbePlan, TargetSpec, builtin_fixture,
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import REVISIONS, ProbeVerdict
-from tests.support.processes import FIXTURE_STDIO
+from tests.support.processes import fixture_stdio
 from tests.support.relay_targets import RELAY
 
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
@@ -29,7 +29,7 @@ AS_EXPECTED, LOST, REFUSED, CHANGED = (
 
 
 def relay(lose: str) -> TargetSpec:
-    command = [sys.executable, str(RELAY), "--lose", lose, "--", *FIXTURE_STDIO]
+    command = [sys.executable, str(RELAY), "--lose", lose, "--", *fixture_stdio()]
     return TargetSpec(f"relay losing {lose}", "stdio", command=command, upstream="fixture")
 
 
@@ -425,7 +425,7 @@ def test_the_probe_command_fails_on_a_loss_and_says_which():
 
     from django.core.management import CommandError, call_command
 
-    command = f"{sys.executable} {RELAY} --lose notifications -- {' '.join(FIXTURE_STDIO)}"
+    command = f"{sys.executable} {RELAY} --lose notifications -- {' '.join(fixture_stdio())}"
     out = StringIO()
     with pytest.raises(CommandError) as caught:
         call_command(

@@ -18,7 +18,7 @@ from comparison.probes.fixture.fixture_content import ENVELOPE
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
-from tests.support.processes import FIXTURE_STDIO, free_port, mcp_proxy_command, server
+from tests.support.processes import fixture_stdio, free_port, mcp_proxy_command, server
 
 
 def yes(profile, condition: str) -> set[str]:
@@ -164,7 +164,7 @@ def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
         ProbePlan(scenarios=failing, revisions=["2025-11-25"]),
     )
     port = free_port()
-    command = mcp_proxy_command(port, *FIXTURE_STDIO)
+    command = mcp_proxy_command(port, *fixture_stdio())
     with server(command, port):
         proxied = run_probe(
             TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp"),
