@@ -62,17 +62,9 @@ def fixture_version() -> str:
 
 def fixture_command() -> list[str]:
     """The fixture as a command of its own: a new interpreter that imports the MCP SDK (about a
-    second of CPU), for a server that outlives this process (a target, a peer's upstream)."""
+    second of CPU), for a server that outlives this process (a target, a peer's upstream). A run
+    of this process uses a forked session instead (comparison.probes.fixture.forkserver)."""
     return [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
-
-
-def fixture_session_command() -> list[str]:
-    """The fixture for one host run of this process: a session forked from the fork server the
-    probes' built-in target uses (comparison.probes.fixture.forkserver), the same server on real
-    pipes, started in milliseconds."""
-    from comparison.probes.fixture import forkserver
-
-    return forkserver.fixture_command()
 
 
 def fixture_environment() -> dict[str, str]:

@@ -25,6 +25,7 @@ from comparison.hostlab.install import executable, node_binary
 from comparison.hostlab.reached import reached
 from comparison.hostlab.runner import HostRun, RunRecord, run
 from comparison.hostlab.told import told
+from comparison.probes.fixture import forkserver
 
 HERE = Path(__file__).resolve().parent
 #: Modules of the package that neither make runs nor read them: a change to them keeps the cache.
@@ -149,7 +150,7 @@ def run_one(adapter: Adapter, scenario: str, setup: RunSetup | None = None) -> d
     for start in range(1, max(1, adapter.starts) + 1):
         asked = HostRun(
             tool=scenario,
-            server=setup.server or catalogue.fixture_session_command(),
+            server=setup.server or forkserver.fixture_command(),
             server_env=catalogue.fixture_environment() if setup.server is None else dict(setup.server_env),
             arguments=dict(setup.arguments),
             trace_connects=setup.trace_connects,

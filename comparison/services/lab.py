@@ -14,6 +14,7 @@ from common.pagecache import bump_data_version
 from comparison.hostlab import catalogue, conformance_client, lab, predictions, through
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.models.lab import FIXTURE_SERVER, HostObservation
+from comparison.probes.fixture import forkserver
 from comparison.probes.targets.secrets import Redactor
 
 USER_SERVER = "user"
@@ -148,7 +149,7 @@ def run_target(target_id: int, tool: str, arguments: dict[str, Any], batch: str)
     spec = target.spec()
     command, env = list(spec.command), dict(spec.env)
     if target.builtin:
-        command, env = catalogue.fixture_session_command(), catalogue.fixture_environment()
+        command, env = forkserver.fixture_command(), catalogue.fixture_environment()
     setup = lab.RunSetup(server=command, server_env=env, arguments=dict(arguments or {}))
     outcome = run_server(setup, tool, redactor=target.redactor(), batch=batch)
     return len(outcome.observations)

@@ -17,13 +17,13 @@ from comparison.hosts import change_kinds, protocol
 from comparison.probes.assessment import revisions, tries
 from comparison.probes.families import changes, server_requests
 from comparison.probes.families.base import Finding, Played
+from comparison.probes.fixture import forkserver
 from comparison.probes.processes.launch import launched
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
 from language.vocabulary import REVISIONS
 from language.vocabulary import ProbeVerdict as V
-from tests.support.processes import fixture_stdio
 from tests.support.relay_targets import (
     ALL,
     RELAY,
@@ -290,7 +290,9 @@ def test_the_command_takes_the_tries_and_prints_intermittent():
 
     from django.core.management import CommandError, call_command
 
-    command = f"{sys.executable} {HERE / 'relay.py'} --lose every-second-progress -- {' '.join(fixture_stdio())}"
+    command = (
+        f"{sys.executable} {HERE / 'relay.py'} --lose every-second-progress -- {' '.join(forkserver.fixture_command())}"
+    )
     out = StringIO()
     with pytest.raises(CommandError) as caught:
         call_command(

@@ -12,11 +12,11 @@ import pytest
 from comparison.hosts import protocol
 from comparison.probes import families
 from comparison.probes.families.base import Played, Step
+from comparison.probes.fixture import forkserver
 from comparison.probes.run.runner import ProbePlan, TargetSpec, builtin_fixture, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import REVISIONS, ProbeVerdict
-from tests.support.processes import fixture_stdio
 from tests.support.relay_targets import RELAY
 
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
@@ -29,7 +29,7 @@ AS_EXPECTED, LOST, REFUSED, CHANGED = (
 
 
 def relay(lose: str) -> TargetSpec:
-    command = [sys.executable, str(RELAY), "--lose", lose, "--", *fixture_stdio()]
+    command = [sys.executable, str(RELAY), "--lose", lose, "--", *forkserver.fixture_command()]
     return TargetSpec(f"relay losing {lose}", "stdio", command=command, upstream="fixture")
 
 
@@ -425,7 +425,7 @@ def test_the_probe_command_fails_on_a_loss_and_says_which():
 
     from django.core.management import CommandError, call_command
 
-    command = f"{sys.executable} {RELAY} --lose notifications -- {' '.join(fixture_stdio())}"
+    command = f"{sys.executable} {RELAY} --lose notifications -- {' '.join(forkserver.fixture_command())}"
     out = StringIO()
     with pytest.raises(CommandError) as caught:
         call_command(

@@ -9,11 +9,12 @@ import pytest
 
 from comparison.probes import families
 from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.fixture import forkserver
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.services.peer_targets import supergateway_command
 from language.vocabulary import ProbeVerdict
-from tests.support.processes import PEERS_VENV, fixture_stdio, free_port, mcp_proxy_command, node_env, server
+from tests.support.processes import PEERS_VENV, free_port, mcp_proxy_command, node_env, server
 
 pytestmark = pytest.mark.peers
 PLAYED = [s for s in FIXTURE if families.family_of(s).play is not None]
@@ -36,7 +37,7 @@ def said(outcome) -> tuple[str, list[str]]:
 def mcp_proxy():
     assert (PEERS_VENV / "bin" / "mcp-proxy").exists(), "scripts/test.sh installs the peers"
     port = free_port()
-    return through(mcp_proxy_command(port, *fixture_stdio()), port, [str(r) for r in REVISIONS])
+    return through(mcp_proxy_command(port, *forkserver.fixture_command()), port, [str(r) for r in REVISIONS])
 
 
 @pytest.mark.parametrize("revision", [str(r) for r in REVISIONS])
@@ -72,7 +73,7 @@ def test_mcp_proxy_loses_the_other_directions(mcp_proxy, revision):
 
 def test_supergateway_stateful_passes_the_other_directions_until_2026():
     port = free_port()
-    command = supergateway_command(port, fixture_stdio())
+    command = supergateway_command(port, forkserver.fixture_command())
     cells = through(command, port, ["2025-11-25", "2026-07-28"], env=node_env())
     before = {key: said(o) for (key, rev), o in cells.items() if rev == "2025-11-25" and key != "told-headers"}
     assert before == dict.fromkeys(before, (V.AS_EXPECTED, [])), "progress, logging, requests, cursors, cancel"
@@ -90,7 +91,7 @@ def test_supergateway_stateful_passes_the_other_directions_until_2026():
 
 def test_supergateway_stateless_starts_an_upstream_per_message():
     port = free_port()
-    command = [arg for arg in supergateway_command(port, fixture_stdio()) if arg != "--stateful"]
+    command = [arg for arg in supergateway_command(port, forkserver.fixture_command()) if arg != "--stateful"]
     keys = (
         "progress", "logging", "ask-sampling", "ask-roots", "cancel", "told-version", "told-capabilities",
         "resource-updated", "session-get", "session-unknown",
@@ -115,7 +116,7 @@ def test_a_proxy_serving_only_the_deprecated_http_sse_transport_is_probed_over_i
     """supergateway with `--outputTransport sse` answers a POST to its URL with 404: the probe's
     client falls back to HTTP+SSE (2024-11-05), as a conformant client does, and judges it."""
     port = free_port()
-    command = supergateway_command(port, fixture_stdio())
+    command = supergateway_command(port, forkserver.fixture_command())
     command[command.index("streamableHttp")] = "sse"
     command.remove("--stateful")
     keys = ("text", "image", "progress", "logging", "ask-sampling", "ask-roots", "pages-tools", "cancel")

@@ -19,6 +19,7 @@ from comparison.hostlab import catalogue, lab
 from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.install import missing
 from comparison.hostlab.predictions import MODELS, partings
+from comparison.probes.fixture import forkserver
 from tests.support.lab_runs import RUNNABLE, catalogue_observations
 
 pytestmark = [pytest.mark.realhost, pytest.mark.timeout(900)]
@@ -94,7 +95,7 @@ def traced_run(host: str) -> tuple[dict, list[str]]:
         for _ in range(adapter.starts):
             asked = HostRun(
                 tool="text",
-                server=catalogue.fixture_session_command(),
+                server=forkserver.fixture_command(),
                 server_env=catalogue.fixture_environment(),
                 trace_connects=True,
             )

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from comparison.hostlab import catalogue
 from comparison.models import ProbeTarget
+from comparison.probes.fixture import forkserver
 from comparison.selectors import lab as lab_selectors
 from comparison.services import lab as lab_services
 from comparison.services import lab_through
@@ -26,7 +26,7 @@ PINNED = json.loads((PROJECT / "tests" / "data" / "host_lab_pinned.json").read_t
 @pytest.fixture
 def relay_target(db):
     command = [sys.executable, str(PROJECT / "tests" / "support" / "relay.py"), "--lose", "images", "--"]
-    command += catalogue.fixture_session_command()
+    command += forkserver.fixture_command()
     return ProbeTarget.objects.create(
         name="relay losing images", transport="stdio", command=command, env={"PYTHONPATH": str(PROJECT)}
     )
@@ -99,7 +99,7 @@ def test_probe_real_hosts_on_an_ad_hoc_command_prints_each_host(capsys):
         "images",
         "--",
     ]
-    relay += catalogue.fixture_session_command()
+    relay += forkserver.fixture_command()
     with pytest.raises(CommandError, match="broke an expectation"):
         call_command("probe", "--command", " ".join(relay), "--revisions", "2025-06-18", "--scenarios", "image",
                      "--real-hosts")  # fmt: skip

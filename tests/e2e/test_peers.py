@@ -9,13 +9,13 @@ from collections import Counter
 import pytest
 
 from comparison.probes.assessment.revisions import REVISIONS
+from comparison.probes.fixture import forkserver
 from comparison.probes.run.runner import CHANGED, ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import EVERYTHING, FIXTURE
 from comparison.services.peer_targets import supergateway_command
 from tests.support.processes import (
     NODE_PEERS,
     PEERS_VENV,
-    fixture_stdio,
     free_port,
     listening_addresses,
     mcp_proxy_command,
@@ -42,7 +42,7 @@ def cell(outcomes, key, revision):
 @pytest.fixture(scope="module")
 def through_mcp_proxy():
     port = free_port()
-    command = mcp_proxy_command(port, *fixture_stdio())
+    command = mcp_proxy_command(port, *forkserver.fixture_command())
     with server(command, port) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("mcp-proxy → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")
@@ -86,7 +86,7 @@ def test_mcp_proxy_passes_content_blocks_unchanged(through_mcp_proxy):
 
 def test_supergateway_stateful_changes_nothing():
     port = free_port()
-    command = supergateway_command(port, fixture_stdio())
+    command = supergateway_command(port, forkserver.fixture_command())
     with server(command, port, env=node_env()) as process:
         assert {address.rsplit(":", 1)[0] for address in listening_addresses(process.pid)} == {"127.0.0.1"}
         spec = TargetSpec("supergateway → fixture", "http", url=f"http://127.0.0.1:{port}/mcp", upstream="fixture")

@@ -13,7 +13,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from comparison.core import pipeline
-from tests.support.processes import PROJECT, fixture_stdio, free_port, mcp_proxy_command, server
+from comparison.probes.fixture import forkserver
+from tests.support.processes import PROJECT, free_port, mcp_proxy_command, server
 
 CELLS = ["--revisions", "2025-06-18", "2025-11-25", "--scenarios", "text", "is-error", "rpc-error", "unknown-type"]
 
@@ -135,7 +136,14 @@ def test_the_fixtures_own_baseline_passes_and_a_stale_entry_fails_only_when_stri
 def test_writing_the_first_baseline_of_a_proxy_that_changes_things_exits_0_and_the_next_run_holds_it(tmp_path):
     baseline = tmp_path / "relay.baseline"
     relay = " ".join(
-        [sys.executable, str(PROJECT / "tests" / "support" / "relay.py"), "--lose", "images", "--", *fixture_stdio()]
+        [
+            sys.executable,
+            str(PROJECT / "tests" / "support" / "relay.py"),
+            "--lose",
+            "images",
+            "--",
+            *forkserver.fixture_command(),
+        ]
     )
     cells = ["--revisions", "2025-06-18", "--scenarios", "text", "image"]
     first = probe("--command", relay, *cells, "--upstream-fixture", "--update-baseline", str(baseline))
@@ -158,7 +166,7 @@ def test_mcp_proxys_changes_fail_the_fixtures_baseline(tmp_path):
     baseline, junit = tmp_path / "fixture.baseline", tmp_path / "junit.xml"
     assert probe("--builtin", *CELLS, "--update-baseline", str(baseline)).returncode == 0
     port = free_port()
-    with server(mcp_proxy_command(port, *fixture_stdio()), port):
+    with server(mcp_proxy_command(port, *forkserver.fixture_command()), port):
         url = f"http://127.0.0.1:{port}/mcp"
         through = probe("--url", url, "--upstream-fixture", *CELLS, "--baseline", str(baseline), "--junit", str(junit))
     assert through.returncode == 1

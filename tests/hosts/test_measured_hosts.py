@@ -14,10 +14,10 @@ import pytest
 from comparison.core.pipeline import junit_xml
 from comparison.hosts import measured
 from comparison.probes.assessment.interop import run_score
+from comparison.probes.fixture import forkserver
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import SCORED_HOSTS, SUBJECT_HOST
-from tests.support.processes import fixture_stdio
 from tests.support.relay_targets import RELAY
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -143,7 +143,7 @@ def test_junit_names_the_hosts_a_cell_affects():
 def test_a_probe_through_a_relay_names_every_measured_host_with_its_prediction_and_scores_it():
     lab = shipped_lab()
     assert set(lab) == MEASURED_HOSTS, "the shipped snapshot measures ten hosts at their pinned versions"
-    relay = [sys.executable, str(RELAY), "--lose", "images", "--", *fixture_stdio()]
+    relay = [sys.executable, str(RELAY), "--lose", "images", "--", *forkserver.fixture_command()]
     spec = TargetSpec("relay losing images", "stdio", command=relay, upstream="fixture")
     chosen = [s for s in FIXTURE if s.key in ("mixed", "text")]
     cells = {o.scenario.key: o for o in run_probe(spec, ProbePlan(scenarios=chosen, revisions=["2025-06-18"], lab=lab))}

@@ -14,11 +14,12 @@ from comparison.core import envelope, failures
 from comparison.core.envelope import find_envelope
 from comparison.core.failures import Observation, profiles, raw_observation, score
 from comparison.models import ProbeTarget
+from comparison.probes.fixture import forkserver
 from comparison.probes.fixture.fixture_content import ENVELOPE
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.tasks import start_run
-from tests.support.processes import fixture_stdio, free_port, mcp_proxy_command, server
+from tests.support.processes import free_port, mcp_proxy_command, server
 
 
 def yes(profile, condition: str) -> set[str]:
@@ -164,7 +165,7 @@ def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
         ProbePlan(scenarios=failing, revisions=["2025-11-25"]),
     )
     port = free_port()
-    command = mcp_proxy_command(port, *fixture_stdio())
+    command = mcp_proxy_command(port, *forkserver.fixture_command())
     with server(command, port):
         proxied = run_probe(
             TargetSpec("mcp-proxy", "http", url=f"http://127.0.0.1:{port}/mcp"),

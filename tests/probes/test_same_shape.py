@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 
 from comparison.probes.assessment import same_shape
+from comparison.probes.fixture import forkserver
 from comparison.probes.processes.control import RunControl
 from comparison.probes.run.revision_session import Terms, probe_revision
 from comparison.probes.run.runner import (
@@ -18,7 +19,6 @@ from comparison.probes.run.runner import (
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
 from language.vocabulary import ProbeVerdict as V
-from tests.support.processes import fixture_stdio
 from tests.support.relay_targets import RELAY, through_stdio_relay
 
 REVISION = "2025-06-18"
@@ -57,7 +57,7 @@ def test_a_loss_the_fixture_alone_does_not_have_stays_the_proxys_and_says_it_was
 
 
 def lossy_stdio_relay() -> TargetSpec:
-    relay = [sys.executable, str(RELAY), "--lose", "notifications", "--", *fixture_stdio()]
+    relay = [sys.executable, str(RELAY), "--lose", "notifications", "--", *forkserver.fixture_command()]
     return TargetSpec("relay losing notifications", "stdio", command=relay, upstream="fixture")
 
 

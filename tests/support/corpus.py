@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from comparison.probes.fixture import forkserver
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
-from tests.support.processes import NODE_PEERS, PROJECT, fixture_stdio, free_port, node_env, server
+from tests.support.processes import NODE_PEERS, PROJECT, free_port, node_env, server
 
 JUDGEMENTS = Path(__file__).resolve().parents[1] / "data" / "corpus_judgements.json"
 VENVS = PROJECT / ".venv-corpus"
@@ -62,7 +63,9 @@ def started(name: str) -> Iterator[TargetSpec]:
         url = f"http://127.0.0.1:{port}/mcp"
         if name.startswith("mcp-proxy-npm"):
             command = [str(NODE_PEERS / ".bin" / "mcp-proxy"), "--host", "127.0.0.1", "--port", str(port), "--"]
-            stack.enter_context(server([*command, *fixture_stdio()], port, env={**node_env(), "HOME": home}))
+            stack.enter_context(
+                server([*command, *forkserver.fixture_command()], port, env={**node_env(), "HOME": home})
+            )
             url = url.replace("/mcp", "/sse") if name.endswith("-sse") else url
             yield TargetSpec(name, "http", url=url, upstream="fixture")
         elif name == "mcp-remote":
@@ -79,8 +82,12 @@ def started(name: str) -> Iterator[TargetSpec]:
             yield TargetSpec(name, "http", url=url, upstream="fixture")
         elif name == "magg":
             config = Path(home) / "config.json"
-            server_entry = {"source": "file:///mcp-compare", "prefix": "fixture", "command": fixture_stdio()[0]}
-            server_entry |= {"args": fixture_stdio()[1:], "cwd": str(PROJECT)}
+            server_entry = {
+                "source": "file:///mcp-compare",
+                "prefix": "fixture",
+                "command": forkserver.fixture_command()[0],
+            }
+            server_entry |= {"args": forkserver.fixture_command()[1:], "cwd": str(PROJECT)}
             config.write_text(json.dumps({"servers": {"fixture": server_entry}}), encoding="utf-8")
             magg = [str(VENVS / "magg" / "bin" / "magg"), "--config", str(config), "serve", "--http"]
             command = [*magg, "--host", "127.0.0.1", "--port", str(port), "--no-banner"]

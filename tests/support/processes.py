@@ -80,16 +80,6 @@ def node_env() -> dict[str, str]:
     return {"NODE_OPTIONS": f"--require {LOOPBACK}"}
 
 
-def fixture_stdio() -> list[str]:
-    """The fixture upstream as a stdio command for what a test starts in front of it (a relay, a
-    peer): a session forked from this test process's fork server (comparison.probes.fixture.
-    forkserver, started on first use), the same server on real pipes as the built-in target's, in
-    milliseconds instead of an interpreter importing the MCP SDK for every session."""
-    from comparison.probes.fixture import forkserver
-
-    return forkserver.fixture_command()
-
-
 def mcp_proxy_command(port: int, *upstream: str) -> list[str]:
     """mcp-proxy 0.13.0 serving Streamable HTTP on 127.0.0.1:port in front of a stdio upstream."""
     from comparison.services.peer_targets import mcp_proxy_command as command

@@ -7,11 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from comparison.probes.fixture import forkserver
 from comparison.probes.processes.launch import free_port
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import REVISIONS
-from tests.support.processes import fixture_stdio
 
 RELAY = Path(__file__).with_name("relay.py")
 HTTP_RELAY = Path(__file__).with_name("http_relay.py")
@@ -34,7 +34,7 @@ def through_stdio_relay(change: str, keys: list[str] | None = None, revisions_=A
     spec = TargetSpec(
         f"relay {change}",
         "stdio",
-        command=[sys.executable, str(RELAY), "--lose", change, "--", *fixture_stdio()],
+        command=[sys.executable, str(RELAY), "--lose", change, "--", *forkserver.fixture_command()],
         upstream="fixture",
     )
     chosen = [s for s in FIXTURE if keys is None or s.key in keys]
