@@ -20,7 +20,7 @@ from comparison.probes.run.runner import FAILED, Hooks, ProbePlan, TargetSpec, r
 from comparison.probes.run.scenarios import Scenario
 from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.stdio_transport import StdioTransport
-from tests.support.processes import free_port, server
+from tests.support.processes import alive, free_port, server
 
 REVISION = "2025-06-18"
 #: The longest any run here may take before the test calls it a hang.
@@ -39,14 +39,6 @@ def stubborn(*flags: str) -> list[str]:
 
 def pid_env(path: Path) -> dict[str, str]:
     return {"STUBBORN_PIDS": str(path)}
-
-
-def alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rfind(")") + 2] not in "ZX"
 
 
 def still_alive(found: list[int], within: float = 5.0) -> list[int]:

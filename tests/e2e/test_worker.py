@@ -15,7 +15,7 @@ import pytest
 from comparison.probes.run.scenarios import FIXTURE
 from language.vocabulary import REVISIONS
 from tests.support import lane_db
-from tests.support.processes import end_group, manage, running, wait_for
+from tests.support.processes import alive, end_group, manage, running, wait_for
 
 #: Each database locks in its own way: these run in the SQLite lane too (.ci/run).
 pytestmark = pytest.mark.every_database
@@ -229,7 +229,7 @@ def enqueue_stubborn(env: dict) -> int:
 
 def alive_pids(path) -> list[int]:
     found = [int(pid) for pid in path.read_text().split()] if path.exists() else []
-    return [pid for pid in found if os.path.exists(f"/proc/{pid}") and " Z " not in open(f"/proc/{pid}/stat").read()]
+    return [pid for pid in found if alive(pid)]
 
 
 def test_cancel_frees_a_worker_held_by_an_orphaning_target(shared, tmp_path):

@@ -13,7 +13,7 @@ import pytest
 
 from comparison.probes.processes.launch import LaunchFailed, launched, loopback_port
 from comparison.probes.transport.listeners import listening_inodes
-from tests.support.processes import free_port
+from tests.support.processes import alive, free_port
 
 
 def accepts(port: int) -> bool:
@@ -22,15 +22,6 @@ def accepts(port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def running(pid: int) -> bool:
-    """Alive and not a zombie (a container's init may leave an orphan's zombie unreaped)."""
-    try:
-        stat = open(f"/proc/{pid}/stat").read()
-    except FileNotFoundError:
-        return False
-    return stat[stat.rfind(")") + 2] != "Z"
 
 
 def test_the_server_runs_for_the_block_and_its_whole_group_ends_after(tmp_path):
@@ -49,7 +40,7 @@ def test_the_server_runs_for_the_block_and_its_whole_group_ends_after(tmp_path):
     # listening: a loopback connect whose own port is picked equal to the target connects to itself.)
     assert not listening_inodes(port)
     for pid in (parent, child):
-        assert not running(pid)
+        assert not alive(pid)
 
 
 def test_a_command_that_exits_fails_with_its_output():

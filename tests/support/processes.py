@@ -176,19 +176,21 @@ def fetch(url: str, timeout: float = 20.0) -> tuple[int, dict[str, str], str, fl
 HUB_DAEMON = (b"--cline-hub-daemon", b"mcp-compare-lab-cline-")
 
 
-def end_hub_daemons(wait: float = 5.0) -> list[int]:
-    """Every Cline hub daemon the lab's runs left, ended by its pid (SIGTERM, up to `wait` seconds,
-    then SIGKILL): the pids found."""
-    found = []
+def command_lines():
+    """(pid, command line) of every process there is now, the arguments NUL-separated."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes()
+            yield int(entry.name), (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if all(part in cmdline for part in HUB_DAEMON):
-            found.append(int(entry.name))
+
+
+def end_hub_daemons(wait: float = 5.0) -> list[int]:
+    """Every Cline hub daemon the lab's runs left, ended by its pid (SIGTERM, up to `wait` seconds,
+    then SIGKILL): the pids found."""
+    found = [pid for pid, cmdline in command_lines() if all(part in cmdline for part in HUB_DAEMON)]
     for sig in (signal.SIGTERM, signal.SIGKILL):
         for pid in found:
             try:
@@ -196,13 +198,14 @@ def end_hub_daemons(wait: float = 5.0) -> list[int]:
             except ProcessLookupError:
                 continue
         deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and any(_alive(pid) for pid in found):
+        while time.monotonic() < deadline and any(alive(pid) for pid in found):
             time.sleep(0.1)
     return found
 
 
-def _alive(pid: int) -> bool:
-    """Running, not a zombie left for a parent that does not reap it."""
+def alive(pid: int) -> bool:
+    """Running, not a zombie left for a parent that does not reap it (a container's init may
+    leave an orphan's zombie unreaped)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
