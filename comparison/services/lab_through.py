@@ -28,12 +28,14 @@ def target_key(host: str, version: str, scenario: str, target_id: int | str, lau
     return f"{host}@{version}/{scenario}/target-{target_id}-{digest}/lab-{lab.lab_version()}"
 
 
-def _through_options(spec, builtin: bool) -> dict[str, Any]:
+def _through_setup(spec, builtin: bool) -> lab.RunSetup:
+    """What each host run of the pass is made against: the target's command, or its URL with its
+    headers; the fixture's own command for the built-in target (stable, so its cache key is)."""
     if builtin:
-        return {"server": catalogue.fixture_command(), "server_env": catalogue.fixture_environment()}
+        return lab.RunSetup(server=catalogue.fixture_command(), server_env=catalogue.fixture_environment())
     if spec.transport == "http":
-        return {"server": ["unused"], "server_url": spec.url, "server_headers": dict(spec.headers)}
-    return {"server": list(spec.command), "server_env": dict(spec.env)}
+        return lab.RunSetup(server=["unused"], server_url=spec.url, server_headers=dict(spec.headers))
+    return lab.RunSetup(server=list(spec.command), server_env=dict(spec.env))
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def through_spec(
     from comparison.probes.processes.launch import launched
     from comparison.probes.run.runner import PROJECT, expand_placeholders
 
-    options = _through_options(spec, asked.builtin)
+    setup = _through_setup(spec, asked.builtin)
     # A target the dashboard starts (a peer's launch command) serves for the whole pass.
     served = (
         launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
@@ -68,25 +70,23 @@ def through_spec(
         else contextlib.nullcontext()
     )
     with served:
-        return _through(spec, options, asked)
+        return _through(spec, setup, asked)
 
 
-def _through(spec, options: dict[str, Any], asked: ThroughPass):
+def _through(spec, setup: lab.RunSetup, asked: ThroughPass):
     from comparison.probes.run.runner import builtin_fixture
     from comparison.probes.targets.identity import server_identity
 
     identity = server_identity(builtin_fixture() if asked.builtin else spec)
     # Header values are secrets: the key hashes their names only.
-    headers = sorted(options.get("server_headers", {}))
-    launch = json.dumps(
-        [options.get("server"), options.get("server_url", ""), headers, identity, catalogue.fixture_version()]
-    )
+    headers = sorted(setup.server_headers)
+    launch = json.dumps([setup.server, setup.server_url, headers, identity, catalogue.fixture_version()])
     hosts = asked.hosts or [key for key, adapter in ADAPTERS.items() if adapter.runnable]
     scenarios = asked.scenarios or [s.tool for s in catalogue.SCENARIOS]
     pairs = [(host, scenario) for host in hosts for scenario in scenarios]
     keys = {pair: target_key(pair[0], ADAPTERS[pair[0]].version, pair[1], asked.target_id, launch) for pair in pairs}
     todo = [pair for pair in pairs if keys[pair] not in (asked.stored or {})]
-    observed, _ = lab.run_many(todo, workers=asked.workers, setup=lab.RunSetup(**options)) if todo else ([], 0)
+    observed, _ = lab.run_many(todo, workers=asked.workers, setup=setup) if todo else ([], 0)
     observed = [through.measured_or_not(item) for item in observed]
     if observed and not identity and not any((item.get("reached") or {}).get("reached") for item in observed):
         # Nothing answered: a harness or target failure, never a finding to store and reuse.

@@ -120,16 +120,8 @@ def run_probe(spec: TargetSpec, plan: ProbePlan, hooks: Hooks | None = None) -> 
     control = hooks.control or RunControl()
     parallel = plan.parallel or (STDIO_PARALLEL if spec.transport == "stdio" else 1)
     terms = Terms(plan.limits or Limits(), control, uuid.uuid4().hex[:12], plan.tries)
-    cells = _RunCells(
-        spec=spec,
-        scenarios=plan.scenarios,
-        upstream=plan.upstream,
-        terms=terms,
-        check_losses=plan.check_losses,
-        lab=plan.lab,
-        pin=plan.pin,
-        pinned=_pinned_reference(spec, plan.upstream, plan.scenarios, plan.pin, terms) if plan.pin else None,
-    )
+    pinned = _pinned_reference(spec, plan, terms) if plan.pin else None
+    cells = _RunCells(spec=spec, plan=plan, terms=terms, pinned=pinned)
 
     def cancelled() -> bool:
         if hooks.should_stop and hooks.should_stop():
@@ -190,29 +182,26 @@ class _RunCells:
     """One run's cells at one revision: what run_probe plays in a thread per revision."""
 
     spec: TargetSpec
-    scenarios: list[Scenario]
-    upstream: TargetSpec | None
+    plan: ProbePlan
     terms: Terms
-    check_losses: bool
-    lab: dict[str, Measured] | None
-    pin: str
     pinned: PinnedReference | None
 
     def at(self, revision: str) -> tuple[list[ProbeOutcome], float]:
         started = time.monotonic()
-        here = applicable(self.scenarios, revision, self.spec.transport)
+        here = applicable(self.plan.scenarios, revision, self.spec.transport)
         if self.pinned is not None:
             made = self._pinned_cells(here, revision)
-            if self.check_losses and revision == self.pin and self.spec.upstream == "fixture" and self.upstream is None:
+            alone = self.plan.check_losses and self.spec.upstream == "fixture" and self.plan.upstream is None
+            if alone and revision == self.plan.pin:
                 found, direct = self.pinned.last_found.pop(revision), self.pinned.direct
                 check_losses_alone(self.spec, made, found, direct.answers, self.terms)
             for outcome in made:
-                outcome.upstream_revision = self.pin
+                outcome.upstream_revision = self.plan.pin
             return made, time.monotonic() - started
-        reference, wanted = _reference(self.spec, self.upstream, here, revision)
+        reference, wanted = _reference(self.spec, self.plan.upstream, here, revision)
         direct = RevisionProbe()
         reference_terms = self.terms.beside("-direct")
-        if self.upstream is None and wanted:
+        if self.plan.upstream is None and wanted:
             # The fixture of its own (a process no target shares) is probed beside the target.
             with ThreadPoolExecutor(max_workers=1) as beside:
                 fixture = beside.submit(probe_revision, reference, wanted, revision, reference_terms)
@@ -230,10 +219,10 @@ class _RunCells:
             if REVISION_AGREED in asked.answers:
                 direct.answers[REVISION_AGREED] = asked.answers[REVISION_AGREED]
         made = [
-            _outcome(scenario, revision, found, direct.answers.get(scenario.key), self.spec, self.lab)
+            _outcome(scenario, revision, found, direct.answers.get(scenario.key), self.spec, self.plan.lab)
             for scenario in here
         ]
-        if self.upstream is None and self.spec.upstream == "fixture" and self.check_losses:
+        if self.plan.upstream is None and self.spec.upstream == "fixture" and self.plan.check_losses:
             check_losses_alone(self.spec, made, found, direct.answers, self.terms)
         return made, time.monotonic() - started
 
@@ -256,7 +245,8 @@ class _RunCells:
                 }
             )
         return [
-            _outcome(scenario, revision, found, answers.get(scenario.key), self.spec, self.lab) for scenario in here
+            _outcome(scenario, revision, found, answers.get(scenario.key), self.spec, self.plan.lab)
+            for scenario in here
         ]
 
 
@@ -271,10 +261,10 @@ class PinnedReference:
     last_found: dict[str, RevisionProbe] = field(default_factory=dict)
 
 
-def _pinned_reference(
-    spec: TargetSpec, upstream: TargetSpec | None, scenarios: list[Scenario], pin: str, terms: Terms
-) -> PinnedReference:
+def _pinned_reference(spec: TargetSpec, plan: ProbePlan, terms: Terms) -> PinnedReference:
     from comparison.probes.targets.pinning import pin_spec
+
+    upstream, scenarios, pin = plan.upstream, plan.scenarios, plan.pin
 
     at_pin = applicable(scenarios, pin, spec.transport)
     if upstream is not None:
