@@ -62,8 +62,9 @@ def fixture_version() -> str:
 
 def fixture_command() -> list[str]:
     """The fixture as a command of its own: a new interpreter that imports the MCP SDK (about a
-    second of CPU), for a server that outlives this process (a target, a peer's upstream). A run
-    of this process uses a forked session instead (comparison.probes.fixture.forkserver)."""
+    second of CPU), as a target or a peer's upstream is stored and shown. A run of this process
+    uses a forked session instead (comparison.probes.fixture.forkserver), and so does a target's
+    start of this command (comparison.probes.fixture.sessions)."""
     return [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
 
 

@@ -60,12 +60,13 @@ def through_spec(
     observation or None when `stored` has the key)}, the pairs run, the target's identity). What
     comes back has the target's secrets masked; nothing is stored here."""
     from comparison.probes.processes.launch import launched
-    from comparison.probes.run.runner import PROJECT, expand_placeholders
+    from comparison.probes.run.runner import PROJECT
+    from comparison.probes.targets.started import as_started
 
     setup = _through_setup(spec, asked.builtin)
     # A target the dashboard starts (a peer's launch command) serves for the whole pass.
     served = (
-        launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
+        launched(as_started(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
         if spec.launch and not asked.builtin
         else contextlib.nullcontext()
     )

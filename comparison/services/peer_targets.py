@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from comparison.hostlab.catalogue import fixture_command
 from comparison.models import ProbeTarget
 from comparison.probes.processes.launch import free_port
 
@@ -24,11 +25,6 @@ LOOPBACK_PRELOAD = PEERS / "loopback.cjs"
 INSTALL_SECONDS = 600
 
 
-def fixture_stdio() -> list[str]:
-    """The fixture upstream as a stdio command a proxy spawns (run from the project folder)."""
-    return [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
-
-
 @dataclass(frozen=True)
 class Peer:
     name: str
@@ -39,8 +35,8 @@ class Peer:
 
     def launch(self, port: int) -> list[str]:
         if self.name.startswith("mcp-proxy"):
-            return mcp_proxy_command(port, fixture_stdio())
-        return ["env", f"NODE_OPTIONS=--require {LOOPBACK_PRELOAD}", *supergateway_command(port, fixture_stdio())]
+            return mcp_proxy_command(port, fixture_command())
+        return ["env", f"NODE_OPTIONS=--require {LOOPBACK_PRELOAD}", *supergateway_command(port, fixture_command())]
 
 
 def mcp_proxy_command(port: int, upstream: list[str]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from comparison.hostlab.adapters import ADAPTERS
 from comparison.hostlab.install import missing
 from comparison.hostlab.predictions import MODELS, partings
 from comparison.probes.fixture import forkserver
-from tests.support.lab_runs import RUNNABLE, catalogue_observations
+from tests.support.lab_runs import AT_ONCE, RUNNABLE, catalogue_observations, run_slot
 from tests.support.processes import HUB_DAEMON, command_lines
 
 pytestmark = [pytest.mark.realhost, pytest.mark.timeout(900)]
@@ -170,7 +171,14 @@ SUITE_SCENARIOS = ("initialize", "tools_call", "request-metadata")
 def suite_outcomes():
     from comparison.hostlab.conformance_client import run_scenario
 
-    return {(host, scenario): run_scenario(host, scenario) for host in RUNNABLE for scenario in SUITE_SCENARIOS}
+    def measured(pair: tuple[str, str]) -> dict:
+        with run_slot():
+            return run_scenario(*pair)
+
+    # Two at once, as the catalogue's runs: each holds one of the slots every test process shares.
+    pairs = [(host, scenario) for host in RUNNABLE for scenario in SUITE_SCENARIOS]
+    with ThreadPoolExecutor(max_workers=AT_ONCE) as pool:
+        return dict(zip(pairs, pool.map(measured, pairs), strict=True))
 
 
 def test_the_conformance_suite_client_scenarios_per_host(suite_outcomes):

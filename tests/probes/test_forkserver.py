@@ -1,6 +1,7 @@
 """The fork server behind the built-in target: sessions are forks of one process that imported the
 fixture, they end with their launcher, the launcher works without the server, and the server
-ends with the process that started it. Every process is checked gone by its pid."""
+ends with the process that started it; a target's own start of the fixture over stdio (a proxy's
+upstream, a stdio target) is started as such a session. Every process is checked gone by its pid."""
 
 from __future__ import annotations
 
@@ -10,21 +11,14 @@ import subprocess
 import sys
 import time
 
-from comparison.probes.fixture import forkserver
+from comparison.probes.fixture import forkserver, sessions
+from comparison.probes.run.revision_session import open_transport
+from comparison.probes.run.runner import TargetSpec
+from comparison.probes.targets.started import as_started
+from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.stdio_transport import StdioTransport
 from comparison.probes.transport.wire import WireClient
-from tests.support.processes import PROJECT, descendants
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is gone for our purposes
-        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+from tests.support.processes import PROJECT, alive, descendants
 
 
 def wait_until(condition, timeout: float = 10.0) -> bool:
@@ -92,3 +86,48 @@ def test_the_fork_server_ends_with_the_process_that_started_it():
             except ProcessLookupError:
                 pass
         starter.stdout.close()
+
+
+FIXTURE = [sys.executable, "-m", sessions.FIXTURE_MODULE, "--stdio"]
+
+
+def fork(revisions: str) -> list[str]:
+    return ["FORK", revisions]
+
+
+def test_a_targets_start_of_the_fixture_becomes_a_session_and_nothing_else_does():
+    gateway = f"{sys.executable} -m {sessions.FIXTURE_MODULE} --stdio"
+    assert sessions.with_sessions(FIXTURE, fork) == ["FORK", ""]
+    assert sessions.with_sessions(["mcp-proxy", "--port", "9", "--", *FIXTURE], fork) == [
+        "mcp-proxy", "--port", "9", "--", "FORK", "",
+    ]  # fmt: skip
+    assert sessions.with_sessions(["supergateway", "--stdio", gateway, "--port", "9"], fork) == [
+        "supergateway", "--stdio", "FORK ''", "--port", "9",
+    ]  # fmt: skip
+    pinned = ["relay", "python3", "-m", sessions.PINNED_MODULE, "--revisions", "2025-06-18", "--stdio"]
+    assert sessions.with_sessions(pinned, fork) == ["relay", "FORK", "2025-06-18"]
+    unchanged = [
+        [sys.executable, "-m", sessions.FIXTURE_MODULE, "--port", "9"],  # over HTTP: no session
+        [*FIXTURE, "--extra"],  # a switch a session does not take
+        ["node", "-m", sessions.FIXTURE_MODULE, "--stdio"],  # not an interpreter
+        ["py3", "-m", sessions.PINNED_MODULE, "--stdio", "--revisions", "2025-13-01"],  # the fixture says why
+        ["sh", "-c", f"{gateway} | tee log"],  # a shell line
+    ]
+    for parts in unchanged:
+        assert sessions.with_sessions(parts, fork) == parts
+
+
+def test_a_stdio_target_that_starts_the_fixture_is_served_by_a_forked_session():
+    assert as_started(FIXTURE, {}) == forkserver.fixture_command()
+    assert as_started(FIXTURE, {"MCP_COMPARE_FIXTURE_JOURNAL": "/x"}) == FIXTURE, "the fixture reads it: as configured"
+    server_pid = forkserver._server[0].pid
+    transport = open_transport(TargetSpec("the fixture", "stdio", command=FIXTURE, upstream="fixture"), Limits())
+    client = WireClient(transport)
+    try:
+        assert client.open("2025-11-25").negotiated == "2025-11-25"
+        forked = descendants(server_pid) - {server_pid}
+        assert len(forked) == 1, "the session runs as a child of the fork server"
+        assert str(forkserver.LAUNCHER) in transport.process.args
+    finally:
+        client.close()
+    assert wait_until(lambda: not any(alive(pid) for pid in forked)), "the session ended with its launcher"

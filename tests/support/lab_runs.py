@@ -62,7 +62,7 @@ def _observed(store: lab.FileCache, pair: tuple[str, str], *, wait: bool) -> dic
         try:
             found = store.get(key)
             if found is None:
-                with _run_slot():
+                with run_slot():
                     found = lab.run_one(ADAPTERS[host], scenario)
                 store.put(found)
             return found
@@ -71,9 +71,10 @@ def _observed(store: lab.FileCache, pair: tuple[str, str], *, wait: bool) -> dic
 
 
 @contextmanager
-def _run_slot():
+def run_slot():
     """One of the AT_ONCE slots the test processes share, waited for up to SLOT_WAIT seconds, held
     while a host runs."""
+    CACHE.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + SLOT_WAIT
     while time.monotonic() < deadline:
         for slot in range(AT_ONCE):

@@ -15,7 +15,7 @@ from comparison.probes.processes.control import RunControl, stopped_answering
 from comparison.probes.run.family_cells import play, plays, repeats
 from comparison.probes.run.scenarios import Scenario
 from comparison.probes.targets.aliases import Aliases
-from comparison.probes.targets.secrets import expand_placeholders
+from comparison.probes.targets.started import as_started
 from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.http_transport import HttpTransport
 from comparison.probes.transport.stdio_transport import StdioTransport
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 def open_transport(spec: TargetSpec, limits: Limits) -> HttpTransport | StdioTransport:
     if spec.transport == "stdio":
-        return StdioTransport(expand_placeholders(spec.command, spec.env), env=spec.env, limits=limits)
+        return StdioTransport(as_started(spec.command, spec.env), env=spec.env, limits=limits)
     return HttpTransport(spec.url, headers=spec.headers, limits=limits)
 
 

@@ -38,7 +38,7 @@ from comparison.probes.run.outcome import (
 )
 from comparison.probes.run.revision_session import RevisionProbe, Terms, probe_revision
 from comparison.probes.run.scenarios import FIXTURE, Scenario
-from comparison.probes.targets.secrets import expand_placeholders
+from comparison.probes.targets.started import as_started
 from comparison.probes.transport.exchange import Limits
 
 #: A launch command runs from here, so `python -m comparison…` finds the project.
@@ -63,7 +63,6 @@ __all__ = [
     "assess",
     "builtin_fixture",
     "check_losses_alone",
-    "expand_placeholders",
     "run_probe",
 ]
 
@@ -140,7 +139,7 @@ def _served(spec: TargetSpec):
     """The target's own server, launched for the run and stopped after it; nothing to launch for
     a target that serves itself."""
     if spec.launch:
-        return launched(expand_placeholders(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
+        return launched(as_started(spec.launch, spec.env), spec.url, cwd=PROJECT, env=spec.env)
     return contextlib.nullcontext()
 
 

@@ -17,14 +17,13 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from comparison.probes.fixture.forkserver import LAUNCHER, fixture_command
+from comparison.probes.fixture.sessions import FIXTURE_MODULE, PINNED_MODULE
 
 if TYPE_CHECKING:
     from comparison.probes.run.runner import TargetSpec
 
 PIN_VARIABLE = "MCP_COMPARE_UPSTREAM_REVISIONS"
 PLACEHOLDER = "${" + PIN_VARIABLE + "}"
-FIXTURE_MODULE = "comparison.probes.fixture.fixture_server"
-PINNED_MODULE = "comparison.probes.fixture.fixture_pinned"
 
 
 class Unpinnable(ValueError):
