@@ -54,7 +54,8 @@ def target_arguments(parser) -> None:
 def cell_and_output_arguments(parser) -> None:
     """Which cells, and how they are printed."""
     parser.add_argument("--suite", choices=sorted(SUITES), default="fixture")
-    parser.add_argument("--revisions", nargs="+", choices=REVISIONS, default=list(REVISIONS))
+    # Plain strings: argparse names the choices by their repr in its error.
+    parser.add_argument("--revisions", nargs="+", choices=[str(r) for r in REVISIONS], default=list(REVISIONS))
     parser.add_argument(
         "--upstream-revisions",
         metavar="R1,R2,…",

@@ -199,6 +199,9 @@ def test_command_json_and_exit_codes():
     assert caught.value.returncode == 1
     with pytest.raises(CommandError, match="exactly one"):
         call_command("probe", stdout=StringIO())
+    with pytest.raises(CommandError) as caught:  # a comma instead of a space
+        call_command("probe", "--builtin", "--revisions", "2025-06-18,2025-11-25", stdout=StringIO())
+    assert "choose from '2024-11-05', '2025-03-26'" in str(caught.value), "the revisions as written, not enums"
     refused = free_port()
     with pytest.raises(CommandError) as caught:
         call_command(

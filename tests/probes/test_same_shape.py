@@ -4,6 +4,7 @@ or refused (comparison.probes.assessment.same_shape and runner.check_losses_alon
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from comparison.probes.assessment import same_shape
@@ -11,10 +12,12 @@ from comparison.probes.fixture import forkserver
 from comparison.probes.processes.control import RunControl
 from comparison.probes.run.revision_session import Terms, probe_revision
 from comparison.probes.run.runner import (
+    ProbePlan,
     TargetSpec,
     _outcome,
     builtin_fixture,
     check_losses_alone,
+    run_probe,
 )
 from comparison.probes.run.scenarios import FIXTURE
 from comparison.probes.transport.exchange import Limits
@@ -90,3 +93,21 @@ def test_a_check_that_cannot_start_leaves_the_loss_and_says_so():
     assert made[0].verdict == V.LOST
     [note] = shape_notes(made[0])
     assert note.startswith("not checked with no proxy in between: the fixture over stdio could not be probed")
+
+
+def test_a_target_whose_upstream_is_not_the_fixture_is_never_blamed_for_what_the_fixture_would_send():
+    # The lossy relay with its upstream unsaid (`probe --command` without --upstream-fixture, or a
+    # server that is not the fixture at all): the families that play the fixture's own tools have
+    # nothing to compare with, nor have the pages of a list when no upstream was probed directly, so
+    # their cells are "not compared", with what was seen kept.
+    spec = dataclasses.replace(lossy_stdio_relay(), upstream="")
+    judged = ("progress", "logging", "ask-sampling", "pages-tools")
+    chosen = [s for s in FIXTURE if s.key in (*judged, "negotiated-revision")]
+    made = {o.scenario.key: o for o in run_probe(spec, ProbePlan(scenarios=chosen, revisions=[REVISION], tries=1))}
+    for key in judged:
+        assert made[key].verdict == V.NOT_COMPARED, (key, made[key].findings)
+        [finding] = made[key].findings
+        assert "upstream is not the fixture" in finding["message"]
+        assert made[key].interop == {}, "scored for nobody"
+    assert "seen: the upstream sent" in made["progress"].findings[0]["message"]
+    assert made["negotiated-revision"].verdict == V.NOT_COMPARED, "the upstream's own revision is not known"

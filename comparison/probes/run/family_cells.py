@@ -75,6 +75,9 @@ def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any, r
             outcome.failure = f"mcp-compare could not assess this scenario: {type(error).__name__}: {error}"[:500]
             return outcome
     verdict, findings = tries.combine(tried)
+    compared = compares(scenario) and reference is not None and reference.ok
+    if spec.upstream != "fixture" and not compared:
+        verdict, findings = _upstream_unknown(scenario, findings)
     outcome.findings = [finding.as_dict() for finding in findings]
     outcome.assessed = verdict
     if len(attempts) > 1:
@@ -100,6 +103,19 @@ def family_outcome(outcome: Any, played: Played | None, found: Any, spec: Any, r
             )
         )
     return outcome
+
+
+def _upstream_unknown(scenario: Scenario, findings: list[Finding]) -> tuple[str, list[Finding]]:
+    """A cell judged by what the fixture sends (its own tools, pages and journal), through a target
+    whose upstream is something else, not probed directly: what that upstream sent is not known,
+    so nothing it lacks or refuses is the target's. What was seen stays in the finding."""
+    seen = "; ".join(f.detail for f in findings if f.verdict != ProbeVerdict.AS_EXPECTED and f.detail)
+    detail = (
+        "the target's upstream is not the fixture and was not probed directly: this cell is judged against "
+        "what the fixture sends, so what it lacks or refuses is not known to be the target's"
+    )
+    detail += f" (seen: {seen})" if seen else ""
+    return ProbeVerdict.NOT_COMPARED, [Finding(ProbeVerdict.NOT_COMPARED, scenario.key, detail[:500])]
 
 
 def not_applicable(scenario, revision: str, transport: str) -> str:
