@@ -184,9 +184,23 @@ def lane_database(migrated_template, tmp_path):
     lane_db.drop(url)
 
 
+def pytest_collection_finish(session):
+    """A session that runs the host lab's whole catalogue starts measuring it at once, in one test
+    process (tests.support.lab_runs.start_prefetch)."""
+    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
+        return
+    from tests.support import lab_runs
+
+    if any(item.nodeid == lab_runs.WHOLE_CATALOGUE_TEST for item in session.items):
+        lab_runs.start_prefetch()
+
+
 def pytest_sessionfinish(session):
     """Cline's hub daemon outlives the lab's runs (the runs that overlap share it): ended once,
     after every test process is done, by the controller (or the only process)."""
+    from tests.support import lab_runs
+
+    lab_runs.end_prefetch()
     if hasattr(session.config, "workerinput"):
         return
     from tests.support.processes import end_hub_daemons
