@@ -13,6 +13,7 @@ from django.core.management import call_command
 from comparison.core import envelope, failures
 from comparison.core.envelope import find_envelope
 from comparison.core.failures import Observation, profiles, raw_observation, score
+from comparison.hostlab import catalogue
 from comparison.models import ProbeTarget
 from comparison.probes.fixture import forkserver
 from comparison.probes.fixture.fixture_content import ENVELOPE
@@ -159,9 +160,7 @@ def test_builtin_audit_through_the_command():
 def test_mcp_proxy_loses_the_jsonrpc_code_so_typed_policy_drops():
     failing = [s for s in FIXTURE if s.failure]
     direct = run_probe(
-        TargetSpec(
-            "fixture", "stdio", command=[sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
-        ),
+        TargetSpec("fixture", "stdio", command=catalogue.fixture_command()),
         ProbePlan(scenarios=failing, revisions=["2025-11-25"]),
     )
     port = free_port()

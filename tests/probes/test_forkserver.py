@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 from comparison.probes.fixture import forkserver, sessions
 from comparison.probes.run.revision_session import open_transport
@@ -18,16 +17,7 @@ from comparison.probes.targets.started import as_started
 from comparison.probes.transport.exchange import Limits
 from comparison.probes.transport.stdio_transport import StdioTransport
 from comparison.probes.transport.wire import WireClient
-from tests.support.processes import PROJECT, alive, descendants
-
-
-def wait_until(condition, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
+from tests.support.processes import PROJECT, alive, descendants, wait_for
 
 
 def test_a_session_is_a_fork_and_ends_with_its_launcher():
@@ -45,7 +35,7 @@ def test_a_session_is_a_fork_and_ends_with_its_launcher():
     launcher = client.transport.process
     launcher.send_signal(signal.SIGKILL)
     launcher.wait(timeout=10)
-    assert wait_until(lambda: not alive(session_pid)), "a killed launcher takes its session with it"
+    wait_for(lambda: not alive(session_pid), 10, "a killed launcher takes its session with it")
     client.close()
     assert forkserver.fixture_command() == command, "one fork server per process"
 
@@ -78,7 +68,7 @@ def test_the_fork_server_ends_with_the_process_that_started_it():
         assert alive(server_pid)
         starter.kill()
         starter.wait(timeout=10)
-        assert wait_until(lambda: not alive(server_pid)), "an orphaned fork server exits"
+        wait_for(lambda: not alive(server_pid), 10, "an orphaned fork server exits")
     finally:
         for pid in (starter.pid,):
             try:
@@ -130,4 +120,4 @@ def test_a_stdio_target_that_starts_the_fixture_is_served_by_a_forked_session():
         assert str(forkserver.LAUNCHER) in transport.process.args
     finally:
         client.close()
-    assert wait_until(lambda: not any(alive(pid) for pid in forked)), "the session ended with its launcher"
+    wait_for(lambda: not any(alive(pid) for pid in forked), 10, "the session ended with its launcher")

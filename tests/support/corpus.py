@@ -82,12 +82,9 @@ def started(name: str) -> Iterator[TargetSpec]:
             yield TargetSpec(name, "http", url=url, upstream="fixture")
         elif name == "magg":
             config = Path(home) / "config.json"
-            server_entry = {
-                "source": "file:///mcp-compare",
-                "prefix": "fixture",
-                "command": forkserver.fixture_command()[0],
-            }
-            server_entry |= {"args": forkserver.fixture_command()[1:], "cwd": str(PROJECT)}
+            interpreter, *arguments = forkserver.fixture_command()
+            server_entry = {"source": "file:///mcp-compare", "prefix": "fixture", "command": interpreter}
+            server_entry |= {"args": arguments, "cwd": str(PROJECT)}
             config.write_text(json.dumps({"servers": {"fixture": server_entry}}), encoding="utf-8")
             magg = [str(VENVS / "magg" / "bin" / "magg"), "--config", str(config), "serve", "--http"]
             command = [*magg, "--host", "127.0.0.1", "--port", str(port), "--no-banner"]

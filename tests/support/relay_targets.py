@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from comparison.hostlab import catalogue
 from comparison.probes.fixture import forkserver
 from comparison.probes.processes.launch import free_port
 from comparison.probes.run.runner import ProbePlan, TargetSpec, run_probe
@@ -21,11 +22,10 @@ ALL = [str(revision) for revision in REVISIONS]
 def relay_target(lose: str):
     from comparison.models import ProbeTarget
 
-    fixture = [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
     return ProbeTarget.objects.create(
         name=f"relay losing {lose}",
         transport="stdio",
-        command=[sys.executable, str(RELAY), "--lose", lose, "--", *fixture],
+        command=[sys.executable, str(RELAY), "--lose", lose, "--", *catalogue.fixture_command()],
         upstream="fixture",
     )
 

@@ -17,12 +17,11 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from comparison.probes.fixture.forkserver import LAUNCHER, fixture_command
-from comparison.probes.fixture.sessions import FIXTURE_MODULE, PINNED_MODULE
+from comparison.probes.fixture.sessions import FIXTURE_MODULE, PIN_VARIABLE, PINNED_MODULE
 
 if TYPE_CHECKING:
     from comparison.probes.run.runner import TargetSpec
 
-PIN_VARIABLE = "MCP_COMPARE_UPSTREAM_REVISIONS"
 PLACEHOLDER = "${" + PIN_VARIABLE + "}"
 
 
