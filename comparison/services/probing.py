@@ -161,17 +161,20 @@ def recover_interrupted_runs(*, now=None) -> list[int]:
     interrupted = []
     for pk, heartbeat in stale:
         seen = f"last heartbeat {heartbeat:%Y-%m-%d %H:%M:%S} UTC" if heartbeat else "never started by a worker"
-        updated = ProbeRun.objects.filter(pk=pk, status__in=ProbeRun.ACTIVE).update(
-            status=ProbeRun.INTERRUPTED,
-            finished_at=now,
-            error=f"interrupted: the worker stopped renewing its {lease_seconds():.0f}-second lease ({seen}); "
-            "the results it saved are kept",
-        )
+        # One transaction: a reader never sees an interrupted run whose task row still says running.
+        with transaction.atomic():
+            updated = ProbeRun.objects.filter(pk=pk, status__in=ProbeRun.ACTIVE).update(
+                status=ProbeRun.INTERRUPTED,
+                finished_at=now,
+                error=f"interrupted: the worker stopped renewing its {lease_seconds():.0f}-second lease ({seen}); "
+                "the results it saved are kept",
+            )
+            if updated:
+                _fail_task_results([pk], now)
         if updated:
             interrupted.append(pk)
             logger.warning("probe run %s interrupted (%s)", pk, seen)
     if interrupted:
-        _fail_task_results(interrupted, now)
         bump_runs_version()
     return interrupted
 
