@@ -11,6 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from comparison.probes.fixture import sessions
+
 FIXTURE = Path(__file__).resolve().parent.parent / "probes" / "fixture"
 #: The fixture's own files: a change to any of them is a new fixture version.
 FIXTURE_FILES = ("fixture_content.py", "fixture_server.py")
@@ -65,7 +67,7 @@ def fixture_command() -> list[str]:
     second of CPU), as a target or a peer's upstream is stored and shown. A run of this process
     uses a forked session instead (comparison.probes.fixture.forkserver), and so does a target's
     start of this command (comparison.probes.fixture.sessions)."""
-    return [sys.executable, "-m", "comparison.probes.fixture.fixture_server", "--stdio"]
+    return [sys.executable, "-m", sessions.FIXTURE_MODULE, "--stdio"]
 
 
 def fixture_environment() -> dict[str, str]:

@@ -170,7 +170,7 @@ def recover_interrupted_runs(*, now=None) -> list[int]:
                 "the results it saved are kept",
             )
             if updated:
-                _fail_task_results([pk], now)
+                _fail_task_result(pk, now)
         if updated:
             interrupted.append(pk)
             logger.warning("probe run %s interrupted (%s)", pk, seen)
@@ -196,14 +196,16 @@ def _orphaned_queued_runs(cutoff) -> list[int]:
     return [queued[str(task_id)] for task_id in lost.values_list("id", flat=True) if str(task_id) in queued]
 
 
-def _fail_task_results(run_ids: list[int], now) -> None:
-    """The task rows of interrupted runs say so too, instead of running for ever."""
+def _fail_task_result(run_id: int, now) -> None:
+    """The task row of an interrupted run says so too, instead of running for ever."""
     try:
         from django_tasks_db.models import DBTaskResult
     except ImportError:
         return
-    task_ids = [t for t in ProbeRun.objects.filter(pk__in=run_ids).values_list("task_id", flat=True) if t]
-    DBTaskResult.objects.filter(id__in=task_ids, status="RUNNING").update(
+    task_id = ProbeRun.objects.filter(pk=run_id).values_list("task_id", flat=True).first()
+    if not task_id:
+        return
+    DBTaskResult.objects.filter(id=task_id, status="RUNNING").update(
         status="FAILED",
         finished_at=now,
         exception_class_path="comparison.services.probing.Interrupted",

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 
+from comparison.hostlab import catalogue
 from comparison.probes.fixture import forkserver, sessions
 from comparison.probes.run.revision_session import open_transport
 from comparison.probes.run.runner import TargetSpec
@@ -78,7 +79,7 @@ def test_the_fork_server_ends_with_the_process_that_started_it():
         starter.stdout.close()
 
 
-FIXTURE = [sys.executable, "-m", sessions.FIXTURE_MODULE, "--stdio"]
+FIXTURE = catalogue.fixture_command()
 
 
 def fork(revisions: str) -> list[str]:
