@@ -25,6 +25,7 @@ from comparison.hostlab.adapters.opencode import QUIET_ENV, opencode_config
 from comparison.hostlab.chat_fake_model import FakeModel
 from comparison.hostlab.install import OPENCODE_BIN
 from comparison.probes.processes.process_tree import end_group
+from comparison.probes.processes.tether import Tether
 
 SERVER = Path(__file__).resolve().parent / "stdio_result_server.py"
 START_TIMEOUT = 60.0
@@ -119,6 +120,7 @@ class OpencodeHost:
         self.code_mode = code_mode
         self.workdir = Path(tempfile.mkdtemp(prefix="mcp-compare-opencode-"))
         self.process: subprocess.Popen | None = None
+        self.tether: Tether | None = None
         self.model = FakeModel(code_mode=code_mode)
         self.port = 0
 
@@ -146,8 +148,11 @@ class OpencodeHost:
             **QUIET_ENV,
             **({"OPENCODE_EXPERIMENTAL_CODE_MODE": "1"} if self.code_mode else {}),
         }
+        # Tethered: a worker killed in the real-host lane leaves no `opencode serve` behind.
+        self.tether = Tether([str(self.binary), "serve", "--hostname", "127.0.0.1", "--port", str(self.port)])
         self.process = subprocess.Popen(
-            [str(self.binary), "serve", "--hostname", "127.0.0.1", "--port", str(self.port)],
+            self.tether.argv,
+            pass_fds=self.tether.pass_fds,
             cwd=project,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -164,6 +169,8 @@ class OpencodeHost:
         model, and remove the working folder. Safe to call more than once."""
         if self.process is not None:
             end_group(self.process, wait=10)
+        if self.tether is not None:
+            self.tether.close()
         self.model.__exit__()
         shutil.rmtree(self.workdir, ignore_errors=True)
 

@@ -199,3 +199,43 @@ def test_the_fixture_server_says_where_it_listens(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_server_ends_with_a_starter_killed_with_sigkill(tmp_path):
+    """A worker killed mid-run cannot stop what it launched: the launch's guard does, so the
+    target's port is free for its next run. Before, the proxy (and the upstream it spawned) kept
+    listening, and every later run of the target failed with "port already in use"."""
+    import os
+    import signal
+
+    from tests.support.processes import wait_for
+
+    port, pids = free_port(), tmp_path / "pids"
+    server = (
+        "import os, subprocess, sys; "
+        f"child = subprocess.Popen([sys.executable, '-m', 'http.server', '--bind', '127.0.0.1', '{port}']); "
+        f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}'); child.wait()"
+    )
+    starter = (
+        "import sys, time; from comparison.probes.processes.launch import launched; "
+        f"cm = launched([sys.executable, '-c', {server!r}], 'http://127.0.0.1:{port}/mcp', timeout=20); "
+        "cm.__enter__(); print('serving', flush=True); time.sleep(60)"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", starter], cwd=Path(__file__).resolve().parents[2], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout.readline().strip() == "serving"
+        assert accepts(port)
+        launched_pids = [int(pid) for pid in pids.read_text().split()]
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+        wait_for(lambda: not any(alive(pid) for pid in launched_pids), 10, "the launch ended with its starter")
+        assert not listening_inodes(port), "the port is free for the next run"
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        process.stdout.close()
+        for pid in [int(pid) for pid in pids.read_text().split()] if pids.exists() else []:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)

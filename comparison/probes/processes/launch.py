@@ -1,6 +1,7 @@
 """A target's own server, started for a run and stopped after it: a proxy such as mcp-proxy or
 supergateway that serves the target's URL. Loopback only; bounded in time; ended by its process
-group, so a proxy's own children (the upstream it spawned) end with it. No Django."""
+group, so a proxy's own children (the upstream it spawned) end with it, and by a guard when the
+process that started it is killed and cannot end it (comparison.probes.processes.tether). No Django."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 
 from comparison.probes.processes import process_tree
 from comparison.probes.processes.child_env import child_environment
+from comparison.probes.processes.tether import Tether
 from comparison.probes.transport.listeners import listener_is_among
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -71,10 +73,11 @@ def launched(
     if _accepts(*address):
         raise LaunchFailed(f"port {address[1]} is already in use by another process: stop it or pick a free port")
     mark = process_tree.new_mark()
-    with tempfile.TemporaryFile() as log:
+    with tempfile.TemporaryFile() as log, contextlib.closing(Tether(command)) as tether:
         try:
             process = subprocess.Popen(
-                command,
+                tether.argv,
+                pass_fds=tether.pass_fds,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
