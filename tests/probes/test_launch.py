@@ -211,9 +211,15 @@ def test_the_server_ends_with_a_starter_killed_with_sigkill(tmp_path):
     from tests.support.processes import wait_for
 
     port, pids = free_port(), tmp_path / "pids"
+    # The launched command ends on SIGTERM; the child that serves ignores it, so only a SIGKILL
+    # pass after the command is gone ends it.
+    serving = (
+        "import runpy, signal, sys; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        f"sys.argv = ['http.server', '--bind', '127.0.0.1', '{port}']; runpy.run_module('http.server', run_name='__main__')"
+    )
     server = (
         "import os, subprocess, sys; "
-        f"child = subprocess.Popen([sys.executable, '-m', 'http.server', '--bind', '127.0.0.1', '{port}']); "
+        f"child = subprocess.Popen([sys.executable, '-c', {serving!r}]); "
         f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{child.pid}}'); child.wait()"
     )
     starter = (

@@ -19,9 +19,12 @@ from pathlib import Path
 GRACE = 2.0
 
 
-def _exit_with(child: subprocess.Popen) -> None:
+def _exit_with(child: subprocess.Popen, ending: threading.Event) -> None:
     code = child.wait()
-    os._exit(128 - code if code < 0 else code)
+    # While the guard ends the tree, the command's own exit must not end the guard before the
+    # SIGKILL pass reaches what ignored SIGTERM.
+    if not ending.is_set():
+        os._exit(128 - code if code < 0 else code)
 
 
 def main() -> None:
@@ -31,13 +34,15 @@ def main() -> None:
     except OSError as error:
         print(f"could not start {command[0]!r}: {error}", file=sys.stderr, flush=True)
         os._exit(127)
-    threading.Thread(target=_exit_with, args=(child,), daemon=True).start()
+    ending = threading.Event()
+    threading.Thread(target=_exit_with, args=(child, ending), daemon=True).start()
     try:
         while os.read(fd, 64):
             pass
     except OSError:
         pass
     # The starter is gone: nothing else will end the command's processes.
+    ending.set()
     sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
     from comparison.probes.processes.process_tree import MARK_NAME, end_tree
 
