@@ -25,18 +25,24 @@ MAX_LINE_KEPT = 256 * 1024
 
 def _pump(source, sink, record, lock, direction: str, counter: list[int]) -> None:
     for line in iter(source.readline, b""):
+        # Recorded before it is passed on: an answer can then never be on record before the
+        # request it answers, whichever thread the scheduler runs first.
+        _record(line, record, lock, direction, counter)
         try:
             sink.write(line)
             sink.flush()
         except (BrokenPipeError, ValueError):
             return
-        with lock:
-            if counter[0] >= MAX_LINES:
-                continue
-            counter[0] += 1
-            kept = line[:MAX_LINE_KEPT].decode("utf-8", "replace").rstrip("\n")
-            record.write(json.dumps({"dir": direction, "line": kept, "cut": len(line) > MAX_LINE_KEPT}) + "\n")
-            record.flush()
+
+
+def _record(line: bytes, record, lock, direction: str, counter: list[int]) -> None:
+    with lock:
+        if counter[0] >= MAX_LINES:
+            return
+        counter[0] += 1
+        kept = line[:MAX_LINE_KEPT].decode("utf-8", "replace").rstrip("\n")
+        record.write(json.dumps({"dir": direction, "line": kept, "cut": len(line) > MAX_LINE_KEPT}) + "\n")
+        record.flush()
 
 
 def main(argv: list[str]) -> int:

@@ -161,6 +161,29 @@ def test_the_recorder_passes_lines_both_ways_and_records_them(tmp_path):
     assert [line["dir"] for line in lines] == ["host->up", "up->host"]
 
 
+def test_the_recorder_never_records_an_answer_before_its_request(tmp_path):
+    # CI once recorded the echo's answer first: the record was written after the line was passed
+    # on, so the answering side could win the race. Many lines make a lost race likely to show.
+    record = tmp_path / "record.jsonl"
+    echo = [sys.executable, "-c", "import sys\nfor l in sys.stdin: print(l.strip(), flush=True)"]
+    sent = b"".join(b'{"id":%d}\n' % i for i in range(300))
+    subprocess.run(
+        [sys.executable, str(RECORDER), str(record), "--", *echo],
+        input=sent,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    asked: set[int] = set()
+    for entry in map(json.loads, record.read_text().splitlines()):
+        number = json.loads(entry["line"])["id"]
+        if entry["dir"] == "host->up":
+            asked.add(number)
+        else:
+            assert number in asked, f"answer {number} recorded before its request"
+    assert len(asked) == 300
+
+
 def test_told_reads_the_2026_envelope_and_pagination():
     envelope = {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
