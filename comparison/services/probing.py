@@ -155,11 +155,11 @@ def recover_interrupted_runs(*, now=None) -> list[int]:
     stale = list(
         ProbeRun.objects.filter(status=ProbeRun.RUNNING, heartbeat_at__lt=cutoff)
         .exclude(worker=worker_name())
-        .values_list("pk", "heartbeat_at")
+        .values_list("pk", "heartbeat_at", "task_id")
     )
-    stale += [(pk, None) for pk in _orphaned_queued_runs(cutoff)]
+    stale += [(pk, None, task_id) for pk, task_id in _orphaned_queued_runs(cutoff)]
     interrupted = []
-    for pk, heartbeat in stale:
+    for pk, heartbeat, task_id in stale:
         seen = f"last heartbeat {heartbeat:%Y-%m-%d %H:%M:%S} UTC" if heartbeat else "never started by a worker"
         # One transaction: a reader never sees an interrupted run whose task row still says running.
         with transaction.atomic():
@@ -169,19 +169,19 @@ def recover_interrupted_runs(*, now=None) -> list[int]:
                 error=f"interrupted: the worker stopped renewing its {lease_seconds():.0f}-second lease ({seen}); "
                 "the results it saved are kept",
             )
-            if updated:
-                _fail_task_result(pk, now)
-        if updated:
-            interrupted.append(pk)
-            logger.warning("probe run %s interrupted (%s)", pk, seen)
+            if not updated:
+                continue
+            _fail_task_result(task_id, now)
+        interrupted.append(pk)
+        logger.warning("probe run %s interrupted (%s)", pk, seen)
     if interrupted:
         bump_runs_version()
     return interrupted
 
 
-def _orphaned_queued_runs(cutoff) -> list[int]:
-    """Queued runs whose task a worker claimed (or failed) and then never started: the worker died
-    between taking the task and starting the run."""
+def _orphaned_queued_runs(cutoff) -> list[tuple[int, str]]:
+    """(id, task id) of queued runs whose task a worker claimed (or failed) and then never started:
+    the worker died between taking the task and starting the run."""
     try:
         from django_tasks_db.models import DBTaskResult
     except ImportError:  # another task backend: its own recovery applies
@@ -193,17 +193,17 @@ def _orphaned_queued_runs(cutoff) -> list[int]:
     lost = DBTaskResult.objects.filter(id__in=list(queued)).filter(status="FAILED") | DBTaskResult.objects.filter(
         id__in=list(queued), status="RUNNING", started_at__lt=cutoff
     )
-    return [queued[str(task_id)] for task_id in lost.values_list("id", flat=True) if str(task_id) in queued]
+    found = {str(task_id) for task_id in lost.values_list("id", flat=True)}
+    return [(pk, task_id) for task_id, pk in queued.items() if task_id in found]
 
 
-def _fail_task_result(run_id: int, now) -> None:
+def _fail_task_result(task_id: str, now) -> None:
     """The task row of an interrupted run says so too, instead of running for ever."""
+    if not task_id:
+        return
     try:
         from django_tasks_db.models import DBTaskResult
     except ImportError:
-        return
-    task_id = ProbeRun.objects.filter(pk=run_id).values_list("task_id", flat=True).first()
-    if not task_id:
         return
     DBTaskResult.objects.filter(id=task_id, status="RUNNING").update(
         status="FAILED",
